@@ -1,0 +1,101 @@
+// Explicit conversions convert_<dst>[N][_sat][_<rounding>] (OpenCL C 6.4.3)
+// between all integer and floating types, scalar and vector. Each form is a
+// scalar helper plus a split for vectors; the macros expand the 10 x 10 type
+// pairs. Rounding modes are exact for float -> integer (the value is rounded
+// first); for conversions to a floating type every mode currently uses the
+// default round-to-nearest (a known limit).
+#include "BuiltinMacros.h"
+
+#define char_SIGNED 1
+#define uchar_SIGNED 0
+#define short_SIGNED 1
+#define ushort_SIGNED 0
+#define int_SIGNED 1
+#define uint_SIGNED 0
+#define long_SIGNED 1
+#define ulong_SIGNED 0
+#define char_LIMITS CHAR_MIN, CHAR_MAX
+#define uchar_LIMITS 0, UCHAR_MAX
+#define short_LIMITS SHRT_MIN, SHRT_MAX
+#define ushort_LIMITS 0, USHRT_MAX
+#define int_LIMITS INT_MIN, INT_MAX
+#define uint_LIMITS 0, UINT_MAX
+#define long_LIMITS LONG_MIN, LONG_MAX
+#define ulong_LIMITS 0, ULONG_MAX
+#define float_IS_FP 1
+#define double_IS_FP 1
+
+// Saturating scalar helpers: integer source, then floating source.
+#define SAT_INT_HELPER(D, S) SAT_INT_HELPER_(D, S, D##_LIMITS, S##_SIGNED)
+#define SAT_INT_HELPER_(D, S, ...) SAT_INT_HELPER__(D, S, __VA_ARGS__)
+#define SAT_INT_HELPER__(D, S, DMIN, DMAX, SSIGNED)                                                \
+  static D satI_##D##_##S(S x) {                                                                   \
+    if (SSIGNED && (long)x < 0)                                                                    \
+      return (long)x < (long)(DMIN) ? (D)(DMIN) : (D)x;                                            \
+    return (ulong)x > (ulong)(DMAX) ? (D)(DMAX) : (D)x;                                            \
+  }
+#define SAT_FP_HELPER(D, S) SAT_FP_HELPER_(D, S, D##_LIMITS)
+#define SAT_FP_HELPER_(D, S, ...) SAT_FP_HELPER__(D, S, __VA_ARGS__)
+#define SAT_FP_HELPER__(D, S, DMIN, DMAX)                                                          \
+  static D satF_##D##_##S(S x) {                                                                   \
+    if (x != x)                                                                                    \
+      return (D)0;                                                                                 \
+    if (x >= (S)(DMAX))                                                                            \
+      return (D)(DMAX);                                                                            \
+    if (x <= (S)(DMIN))                                                                            \
+      return (D)(DMIN);                                                                            \
+    return (D)x;                                                                                   \
+  }
+
+// One destination/source/suffix: scalar body BODY(x), vectors split.
+#define CONV_FORM(D, S, SUFFIX, BODY)                                                              \
+  OVL D convert_##D##SUFFIX(S x) { return BODY; }                                                  \
+  OVL D##2 convert_##D##2##SUFFIX(S##2 x) {                                                        \
+    return (D##2)(convert_##D##SUFFIX(x.s0), convert_##D##SUFFIX(x.s1));                           \
+  }                                                                                                \
+  OVL D##3 convert_##D##3##SUFFIX(S##3 x) {                                                        \
+    return (D##3)(convert_##D##SUFFIX(x.s0), convert_##D##SUFFIX(x.s1), convert_##D##SUFFIX(x.s2));\
+  }                                                                                                \
+  OVL D##4 convert_##D##4##SUFFIX(S##4 x) {                                                        \
+    return (D##4)(convert_##D##2##SUFFIX(x.lo), convert_##D##2##SUFFIX(x.hi));                     \
+  }                                                                                                \
+  OVL D##8 convert_##D##8##SUFFIX(S##8 x) {                                                        \
+    return (D##8)(convert_##D##4##SUFFIX(x.lo), convert_##D##4##SUFFIX(x.hi));                     \
+  }                                                                                                \
+  OVL D##16 convert_##D##16##SUFFIX(S##16 x) {                                                     \
+    return (D##16)(convert_##D##8##SUFFIX(x.lo), convert_##D##8##SUFFIX(x.hi));                    \
+  }
+
+// Integer destination from an integer source: rounding is irrelevant.
+#define CONV_INT_INT(D, S)                                                                         \
+  SAT_INT_HELPER(D, S)                                                                             \
+  CONV_FORM(D, S, , (D)x)                                                                          \
+  CONV_FORM(D, S, _rte, (D)x) CONV_FORM(D, S, _rtz, (D)x) CONV_FORM(D, S, _rtp, (D)x)              \
+  CONV_FORM(D, S, _rtn, (D)x)                                                                      \
+  CONV_FORM(D, S, _sat, satI_##D##_##S(x))                                                         \
+  CONV_FORM(D, S, _sat_rte, satI_##D##_##S(x)) CONV_FORM(D, S, _sat_rtz, satI_##D##_##S(x))        \
+  CONV_FORM(D, S, _sat_rtp, satI_##D##_##S(x)) CONV_FORM(D, S, _sat_rtn, satI_##D##_##S(x))
+
+// Integer destination from a floating source: round, then convert.
+#define CONV_INT_FP(D, S)                                                                          \
+  SAT_FP_HELPER(D, S)                                                                              \
+  CONV_FORM(D, S, , (D)x)                                                                          \
+  CONV_FORM(D, S, _rte, (D)rint(x)) CONV_FORM(D, S, _rtz, (D)x)                                    \
+  CONV_FORM(D, S, _rtp, (D)ceil(x)) CONV_FORM(D, S, _rtn, (D)floor(x))                             \
+  CONV_FORM(D, S, _sat, satF_##D##_##S(x))                                                         \
+  CONV_FORM(D, S, _sat_rte, satF_##D##_##S(rint(x))) CONV_FORM(D, S, _sat_rtz, satF_##D##_##S(x))  \
+  CONV_FORM(D, S, _sat_rtp, satF_##D##_##S(ceil(x)))                                               \
+  CONV_FORM(D, S, _sat_rtn, satF_##D##_##S(floor(x)))
+
+// Floating destination (no _sat forms exist).
+#define CONV_FP(D, S)                                                                              \
+  CONV_FORM(D, S, , (D)x)                                                                          \
+  CONV_FORM(D, S, _rte, (D)x) CONV_FORM(D, S, _rtz, (D)x) CONV_FORM(D, S, _rtp, (D)x)              \
+  CONV_FORM(D, S, _rtn, (D)x)
+
+#define FROM_INTS(M, D) M(D, char) M(D, uchar) M(D, short) M(D, ushort) M(D, int) M(D, uint) M(D, long) M(D, ulong)
+#define TO_INT(D) FROM_INTS(CONV_INT_INT, D) CONV_INT_FP(D, float) CONV_INT_FP(D, double)
+#define TO_FP(D) FROM_INTS(CONV_FP, D) CONV_FP(D, float) CONV_FP(D, double)
+
+FOR_INT_TYPES(TO_INT)
+FOR_FLOAT_TYPES(TO_FP)

@@ -1,0 +1,166 @@
+// Math builtins (OpenCL C 6.15.2) for float and double, scalar and vector.
+// Scalars call clang's __builtin_* forms, which become LLVM intrinsics or
+// libm calls; libm symbols resolve from the host process at JIT time.
+// native_* and half_* forms use the full-precision implementation (allowed:
+// their precision is implementation-defined / at least half's).
+// Missing (pointer arguments): frexp, modf, sincos, fract, remquo, lgamma_r.
+#include "BuiltinMacros.h"
+
+#define MATH1(F, BF, BD)                                                                           \
+  OVL float F(float x) { return BF(x); }                                                           \
+  OVL double F(double x) { return BD(x); }                                                         \
+  VEC_UNARY(F, float, float)                                                                       \
+  VEC_UNARY(F, double, double)
+#define MATH2(F, BF, BD)                                                                           \
+  OVL float F(float x, float y) { return BF(x, y); }                                               \
+  OVL double F(double x, double y) { return BD(x, y); }                                            \
+  VEC_BINARY(F, float, float, float)                                                               \
+  VEC_BINARY(F, double, double, double)
+#define MATH3(F, BF, BD)                                                                           \
+  OVL float F(float x, float y, float z) { return BF(x, y, z); }                                   \
+  OVL double F(double x, double y, double z) { return BD(x, y, z); }                               \
+  VEC_TERNARY(F, float)                                                                            \
+  VEC_TERNARY(F, double)
+
+MATH1(sqrt, __builtin_sqrtf, __builtin_sqrt)
+MATH1(fabs, __builtin_fabsf, __builtin_fabs)
+MATH1(floor, __builtin_floorf, __builtin_floor)
+MATH1(ceil, __builtin_ceilf, __builtin_ceil)
+MATH1(round, __builtin_roundf, __builtin_round)
+MATH1(trunc, __builtin_truncf, __builtin_trunc)
+MATH1(rint, __builtin_rintf, __builtin_rint)
+MATH1(exp, __builtin_expf, __builtin_exp)
+MATH1(exp2, __builtin_exp2f, __builtin_exp2)
+MATH1(expm1, __builtin_expm1f, __builtin_expm1)
+MATH1(log, __builtin_logf, __builtin_log)
+MATH1(log2, __builtin_log2f, __builtin_log2)
+MATH1(log10, __builtin_log10f, __builtin_log10)
+MATH1(log1p, __builtin_log1pf, __builtin_log1p)
+MATH1(logb, __builtin_logbf, __builtin_logb)
+MATH1(sin, __builtin_sinf, __builtin_sin)
+MATH1(cos, __builtin_cosf, __builtin_cos)
+MATH1(tan, __builtin_tanf, __builtin_tan)
+MATH1(asin, __builtin_asinf, __builtin_asin)
+MATH1(acos, __builtin_acosf, __builtin_acos)
+MATH1(atan, __builtin_atanf, __builtin_atan)
+MATH1(sinh, __builtin_sinhf, __builtin_sinh)
+MATH1(cosh, __builtin_coshf, __builtin_cosh)
+MATH1(tanh, __builtin_tanhf, __builtin_tanh)
+MATH1(asinh, __builtin_asinhf, __builtin_asinh)
+MATH1(acosh, __builtin_acoshf, __builtin_acosh)
+MATH1(atanh, __builtin_atanhf, __builtin_atanh)
+MATH1(cbrt, __builtin_cbrtf, __builtin_cbrt)
+MATH1(erf, __builtin_erff, __builtin_erf)
+MATH1(erfc, __builtin_erfcf, __builtin_erfc)
+MATH1(tgamma, __builtin_tgammaf, __builtin_tgamma)
+MATH1(lgamma, __builtin_lgammaf, __builtin_lgamma)
+
+static float rsqrtF(float x) { return 1.0f / __builtin_sqrtf(x); }
+static double rsqrtD(double x) { return 1.0 / __builtin_sqrt(x); }
+MATH1(rsqrt, rsqrtF, rsqrtD)
+static float exp10F(float x) { return __builtin_powf(10.0f, x); }
+static double exp10D(double x) { return __builtin_pow(10.0, x); }
+MATH1(exp10, exp10F, exp10D)
+static float sinpiF(float x) { return __builtin_sinf(M_PI_F * x); }
+static double sinpiD(double x) { return __builtin_sin(M_PI * x); }
+MATH1(sinpi, sinpiF, sinpiD)
+static float cospiF(float x) { return __builtin_cosf(M_PI_F * x); }
+static double cospiD(double x) { return __builtin_cos(M_PI * x); }
+MATH1(cospi, cospiF, cospiD)
+
+MATH2(fmin, __builtin_fminf, __builtin_fmin)
+MATH2(fmax, __builtin_fmaxf, __builtin_fmax)
+VEC_BINARY_SCALAR(fmin, float, float, float)
+VEC_BINARY_SCALAR(fmax, float, float, float)
+VEC_BINARY_SCALAR(fmin, double, double, double)
+VEC_BINARY_SCALAR(fmax, double, double, double)
+MATH2(fmod, __builtin_fmodf, __builtin_fmod)
+MATH2(pow, __builtin_powf, __builtin_pow)
+MATH2(powr, __builtin_powf, __builtin_pow)
+MATH2(atan2, __builtin_atan2f, __builtin_atan2)
+MATH2(hypot, __builtin_hypotf, __builtin_hypot)
+MATH2(copysign, __builtin_copysignf, __builtin_copysign)
+MATH2(fdim, __builtin_fdimf, __builtin_fdim)
+MATH2(nextafter, __builtin_nextafterf, __builtin_nextafter)
+MATH2(remainder, __builtin_remainderf, __builtin_remainder)
+static float maxmagF(float x, float y) {
+  float Ax = __builtin_fabsf(x), Ay = __builtin_fabsf(y);
+  return Ax > Ay ? x : Ay > Ax ? y : __builtin_fmaxf(x, y);
+}
+static double maxmagD(double x, double y) {
+  double Ax = __builtin_fabs(x), Ay = __builtin_fabs(y);
+  return Ax > Ay ? x : Ay > Ax ? y : __builtin_fmax(x, y);
+}
+MATH2(maxmag, maxmagF, maxmagD)
+static float minmagF(float x, float y) {
+  float Ax = __builtin_fabsf(x), Ay = __builtin_fabsf(y);
+  return Ax < Ay ? x : Ay < Ax ? y : __builtin_fminf(x, y);
+}
+static double minmagD(double x, double y) {
+  double Ax = __builtin_fabs(x), Ay = __builtin_fabs(y);
+  return Ax < Ay ? x : Ay < Ax ? y : __builtin_fmin(x, y);
+}
+MATH2(minmag, minmagF, minmagD)
+
+MATH3(fma, __builtin_fmaf, __builtin_fma)
+static float madF(float a, float b, float c) { return a * b + c; }
+static double madD(double a, double b, double c) { return a * b + c; }
+MATH3(mad, madF, madD)
+
+// pown, rootn, ldexp take an int (vector) second argument.
+#define MATH_INT2(F, BF, BD)                                                                       \
+  OVL float F(float x, int y) { return BF(x, y); }                                                 \
+  OVL double F(double x, int y) { return BD(x, y); }                                               \
+  VEC_BINARY(F, float, float, int)                                                                 \
+  VEC_BINARY(F, double, double, int)
+static float pownF(float x, int n) { return __builtin_powf(x, (float)n); }
+static double pownD(double x, int n) { return __builtin_pow(x, (double)n); }
+MATH_INT2(pown, pownF, pownD)
+static float rootnF(float x, int n) {
+  if (x < 0.0f && (n & 1))
+    return -__builtin_powf(-x, 1.0f / (float)n);
+  return __builtin_powf(x, 1.0f / (float)n);
+}
+static double rootnD(double x, int n) {
+  if (x < 0.0 && (n & 1))
+    return -__builtin_pow(-x, 1.0 / (double)n);
+  return __builtin_pow(x, 1.0 / (double)n);
+}
+MATH_INT2(rootn, rootnF, rootnD)
+MATH_INT2(ldexp, __builtin_ldexpf, __builtin_ldexp)
+VEC_BINARY_SCALAR(ldexp, float, float, int)
+VEC_BINARY_SCALAR(ldexp, double, double, int)
+static int ilogbF(float x) { return __builtin_ilogbf(x); }
+static int ilogbD(double x) { return __builtin_ilogb(x); }
+OVL int ilogb(float x) { return ilogbF(x); }
+OVL int ilogb(double x) { return ilogbD(x); }
+VEC_UNARY(ilogb, int, float)
+VEC_UNARY(ilogb, int, double)
+
+// native_* and half_* (float only).
+#define NATIVE1(F, BF)                                                                             \
+  OVL float native_##F(float x) { return BF(x); }                                                  \
+  VEC_UNARY(native_##F, float, float)                                                              \
+  OVL float half_##F(float x) { return BF(x); }                                                    \
+  VEC_UNARY(half_##F, float, float)
+#define NATIVE2(F, BF)                                                                             \
+  OVL float native_##F(float x, float y) { return BF(x, y); }                                      \
+  VEC_BINARY(native_##F, float, float, float)                                                      \
+  OVL float half_##F(float x, float y) { return BF(x, y); }                                        \
+  VEC_BINARY(half_##F, float, float, float)
+static float recipF(float x) { return 1.0f / x; }
+static float divideF(float x, float y) { return x / y; }
+NATIVE1(sqrt, __builtin_sqrtf)
+NATIVE1(rsqrt, rsqrtF)
+NATIVE1(recip, recipF)
+NATIVE1(sin, __builtin_sinf)
+NATIVE1(cos, __builtin_cosf)
+NATIVE1(tan, __builtin_tanf)
+NATIVE1(exp, __builtin_expf)
+NATIVE1(exp2, __builtin_exp2f)
+NATIVE1(exp10, exp10F)
+NATIVE1(log, __builtin_logf)
+NATIVE1(log2, __builtin_log2f)
+NATIVE1(log10, __builtin_log10f)
+NATIVE2(powr, __builtin_powf)
+NATIVE2(divide, divideF)

@@ -1,0 +1,52 @@
+// ORC JIT of a built program. One LLJIT per program keeps programs
+// independent (release = destroy the JIT); symbols the program does not
+// define (libm's sinf, ...) resolve against the host process.
+#include "compiler/JitExecutable.h"
+
+#include "compiler/WorkItemFunction.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+
+using namespace llvm;
+
+namespace weft::compiler {
+
+std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilder JTMB,
+                                                     orc::ThreadSafeModule M,
+                                                     const std::vector<std::string> &KernelNames,
+                                                     std::string &Log) {
+  auto Exe = std::unique_ptr<JitExecutable>(new JitExecutable());
+  auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(JTMB)).create();
+  if (!J) {
+    Log += "error: cannot create the JIT: " + toString(J.takeError()) + "\n";
+    return nullptr;
+  }
+  Exe->Jit = std::move(*J);
+  auto Generator = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      Exe->Jit->getDataLayout().getGlobalPrefix());
+  if (!Generator) {
+    Log += "error: cannot search the host process: " + toString(Generator.takeError()) + "\n";
+    return nullptr;
+  }
+  Exe->Jit->getMainJITDylib().addGenerator(std::move(*Generator));
+  if (Error E = Exe->Jit->addIRModule(std::move(M))) {
+    Log += "error: cannot add the program to the JIT: " + toString(std::move(E)) + "\n";
+    return nullptr;
+  }
+  for (const std::string &Name : KernelNames) {
+    auto Addr = Exe->Jit->lookup(std::string(wi::WorkGroupPrefix) + Name);
+    if (!Addr) {
+      Log += "error: cannot compile kernel '" + Name + "': " + toString(Addr.takeError()) + "\n";
+      return nullptr;
+    }
+    Exe->Functions[Name] = Addr->toPtr<rt::WorkGroupFn>();
+  }
+  return Exe;
+}
+
+rt::WorkGroupFn JitExecutable::lookup(const std::string &KernelName) const {
+  auto It = Functions.find(KernelName);
+  return It == Functions.end() ? nullptr : It->second;
+}
+
+} // namespace weft::compiler

@@ -1,0 +1,34 @@
+// JitExecutable: the machine code of one program — an ORC LLJIT owning the
+// compiled module, with the work-group function of every kernel looked up
+// (and so compiled) eagerly when the program is built.
+#pragma once
+
+#include "runtime/ProgramCompiler.h"
+
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft::compiler {
+
+class JitExecutable : public rt::Executable {
+public:
+  /// JIT-compiles M; returns nullptr with a message in Log on failure.
+  static std::unique_ptr<JitExecutable> create(llvm::orc::JITTargetMachineBuilder JTMB,
+                                               llvm::orc::ThreadSafeModule M,
+                                               const std::vector<std::string> &KernelNames,
+                                               std::string &Log);
+
+  rt::WorkGroupFn lookup(const std::string &KernelName) const override;
+
+private:
+  std::unique_ptr<llvm::orc::LLJIT> Jit;
+  std::map<std::string, rt::WorkGroupFn> Functions;
+};
+
+} // namespace weft::compiler

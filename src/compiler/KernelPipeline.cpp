@@ -1,0 +1,192 @@
+// The kernel pipeline, stage by stage, and why in this order:
+//
+//  1. Link the builtin library (LinkOnlyNeeded, from lazily read bitcode):
+//     first, because builtins may themselves contain what later stages
+//     rewrite (calls to other builtins, fences) and must be inlined too.
+//  2. Retarget to the host (triple, data layout, C calling convention):
+//     before describing kernels, so by-value argument sizes come from the
+//     host data layout, and before any pass that queries the target.
+//  3. Describe kernels from their metadata, while the kernels still exist.
+//  4. WorkItemFunctionPass, then AlwaysInliner + GlobalDCE: every kernel's
+//     call tree folds into its work-item function, so barriers in helpers
+//     become barriers in the kernel and every local-id use is visible.
+//     A call to a defined function that survives means recursion: rejected.
+//  5. BarrierStatePass: needs the whole body (4) and must come before 6/7,
+//     which insert loads at the entry block it creates (otherwise those
+//     values would be needlessly spilled to the frame).
+//  6. LocalMemoryPass: static __local variables -> LocalMem offsets.
+//  7. WorkItemBuiltinPass: get_*_id etc. -> Lx/Ly/Lz and Ctx loads.
+//  8. WorkGroupLoopPass + AlwaysInliner + GlobalDCE: the work-group loop
+//     nest with the work-item function inlined into its x loop.
+//  9. Reject leftover calls to OpenCL builtins we lack; verify the module.
+// 10. O3 with the host TargetMachine (unless -cl-opt-disable): now the loop
+//     vectorizer sees the x loop over work-items.
+#include "compiler/KernelPipeline.h"
+
+#include "builtins/BuiltinBitcode.h"
+#include "compiler/BarrierStatePass.h"
+#include "compiler/KernelDescBuilder.h"
+#include "compiler/HostTarget.h"
+#include "compiler/LocalMemoryPass.h"
+#include "compiler/OpenClNames.h"
+#include "compiler/WorkGroupLoopPass.h"
+#include "compiler/WorkItemBuiltinPass.h"
+#include "compiler/WorkItemFunction.h"
+#include "compiler/WorkItemFunctionPass.h"
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+
+using namespace llvm;
+
+namespace weft::compiler {
+
+namespace {
+
+void runModulePasses(Module &M, ModulePassManager &MPM, TargetMachine *TM) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB(TM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  MPM.run(M, MAM);
+}
+
+bool verify(Module &M, const char *Stage, std::string &Log) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (!verifyModule(M, &OS))
+    return true;
+  Log += std::string("error: internal compiler error: invalid IR after ") + Stage + ":\n" + OS.str();
+  return false;
+}
+
+} // namespace
+
+bool KernelPipeline::linkBuiltins(Module &M, std::string &Log) {
+  std::string_view Bytes = builtins::bitcode();
+  auto Buffer = MemoryBuffer::getMemBuffer(StringRef(Bytes.data(), Bytes.size()), "weft_builtins",
+                                           /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<Module>> Lib = getOwningLazyBitcodeModule(std::move(Buffer), M.getContext());
+  if (!Lib) {
+    Log += "error: cannot read the builtin library: " + toString(Lib.takeError()) + "\n";
+    return false;
+  }
+  (*Lib)->setDataLayout(M.getDataLayout());
+  (*Lib)->setTargetTriple(M.getTargetTriple());
+  if (Linker::linkModules(M, std::move(*Lib), Linker::LinkOnlyNeeded)) {
+    Log += "error: cannot link the builtin library\n";
+    return false;
+  }
+  return verify(M, "linking builtins", Log);
+}
+
+bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
+  {
+    ModulePassManager MPM;
+    MPM.addPass(WorkItemFunctionPass());
+    MPM.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
+    MPM.addPass(GlobalDCEPass());
+    runModulePasses(M, MPM, nullptr);
+  }
+  for (Function &F : M) {
+    if (!wi::isWorkItemFunction(F))
+      continue;
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration()) {
+          Log += "error: kernel '" + F.getFnAttribute(wi::KernelAttr).getValueAsString().str() +
+                 "' calls '" + Callee->getName().str() +
+                 "' recursively (OpenCL C does not allow recursion)\n";
+          return false;
+        }
+  }
+  {
+    ModulePassManager MPM;
+    MPM.addPass(BarrierStatePass());
+    MPM.addPass(LocalMemoryPass());
+    MPM.addPass(WorkItemBuiltinPass());
+    runModulePasses(M, MPM, nullptr);
+  }
+  for (Function &F : M)
+    if (F.hasFnAttribute("weft-error")) {
+      Log += "error: kernel '" + F.getFnAttribute(wi::KernelAttr).getValueAsString().str() + "': " +
+             F.getFnAttribute("weft-error").getValueAsString().str() + "\n";
+      return false;
+    }
+  {
+    ModulePassManager MPM;
+    MPM.addPass(WorkGroupLoopPass());
+    MPM.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
+    MPM.addPass(GlobalDCEPass());
+    runModulePasses(M, MPM, nullptr);
+  }
+  // Anything still calling a mangled OpenCL builtin names one we lack.
+  for (Function &F : M) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty())
+      continue;
+    StringRef Base = demangledBaseName(F.getName());
+    if (!Base.empty()) {
+      Log += "error: unsupported OpenCL builtin '" + Base.str() + "' (" + F.getName().str() + ")\n";
+      return false;
+    }
+  }
+  return verify(M, "the work-group passes", Log);
+}
+
+void KernelPipeline::optimize(Module &M) {
+  if (OptDisable)
+    return;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PipelineTuningOptions PTO;
+  PTO.LoopVectorization = true;
+  PTO.SLPVectorization = true;
+  PassBuilder PB(&TM, PTO);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  MPM.run(M, MAM);
+}
+
+bool KernelPipeline::run(Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log) {
+  if (!linkBuiltins(M, Log))
+    return false;
+  HostTarget::retarget(M, TM);
+  for (Function &F : M)
+    if (WorkItemFunctionPass::isKernel(F))
+      Kernels.push_back(KernelDescBuilder::describe(F, KernelArgInfo));
+  if (!runWorkGroupPasses(M, Log))
+    return false;
+  for (rt::KernelDesc &D : Kernels) {
+    Function *WG = M.getFunction(wi::WorkGroupPrefix + D.Name);
+    if (!WG) {
+      Log += "error: internal compiler error: no work-group function for kernel '" + D.Name + "'\n";
+      return false;
+    }
+    D.StaticLocalSize = wi::sizeAttr(*WG, wi::LocalSizeAttr);
+    D.PrivateFrameSize = wi::sizeAttr(*WG, wi::FrameSizeAttr);
+    D.PrivateMemSize = wi::sizeAttr(*WG, wi::PrivateSizeAttr);
+  }
+  optimize(M);
+  return verify(M, "optimization", Log);
+}
+
+} // namespace weft::compiler

@@ -1,0 +1,40 @@
+// KernelPipeline: everything between the front end and the JIT — linking
+// the builtins, retargeting to the host, the work-group passes (in the one
+// order that works, with the reasons in KernelPipeline.cpp) and optimization.
+#pragma once
+
+#include "runtime/ProgramCompiler.h"
+
+#include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <string>
+#include <vector>
+
+namespace weft::compiler {
+
+class KernelPipeline {
+public:
+  KernelPipeline(llvm::TargetMachine &TM, bool OptDisable, bool KernelArgInfo)
+      : TM(TM), OptDisable(OptDisable), KernelArgInfo(KernelArgInfo) {}
+
+  /// Turns the front end's module M into one with a __weft_wg_<kernel>
+  /// function per kernel, and describes the kernels. Returns false with a
+  /// message in Log if the program cannot be compiled.
+  bool run(llvm::Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log);
+
+  /// Links the builtin library into M (only what M uses).
+  static bool linkBuiltins(llvm::Module &M, std::string &Log);
+  /// The work-group passes alone, on a module already retargeted and
+  /// linked (used by run(); public for IR-level tests).
+  static bool runWorkGroupPasses(llvm::Module &M, std::string &Log);
+
+private:
+  void optimize(llvm::Module &M);
+
+  llvm::TargetMachine &TM;
+  bool OptDisable;
+  bool KernelArgInfo;
+};
+
+} // namespace weft::compiler

@@ -1,0 +1,47 @@
+// Name matching for OpenCL builtins; see OpenClNames.h.
+#include "compiler/OpenClNames.h"
+
+#include <llvm/ADT/StringSwitch.h>
+
+namespace weft::compiler {
+
+llvm::StringRef demangledBaseName(llvm::StringRef Mangled) {
+  if (!Mangled.consume_front("_Z"))
+    return {};
+  unsigned Len = 0;
+  size_t Digits = 0;
+  while (Digits < Mangled.size() && Mangled[Digits] >= '0' && Mangled[Digits] <= '9')
+    Len = Len * 10 + (Mangled[Digits++] - '0');
+  if (Digits == 0 || Digits + Len > Mangled.size())
+    return {};
+  return Mangled.substr(Digits, Len);
+}
+
+WorkItemFn classifyWorkItemFn(llvm::StringRef Mangled) {
+  return llvm::StringSwitch<WorkItemFn>(demangledBaseName(Mangled))
+      .Case("get_work_dim", WorkItemFn::WorkDim)
+      .Case("get_global_size", WorkItemFn::GlobalSize)
+      .Case("get_global_id", WorkItemFn::GlobalId)
+      .Case("get_local_size", WorkItemFn::LocalSize)
+      .Case("get_enqueued_local_size", WorkItemFn::EnqueuedLocalSize)
+      .Case("get_local_id", WorkItemFn::LocalId)
+      .Case("get_num_groups", WorkItemFn::NumGroups)
+      .Case("get_group_id", WorkItemFn::GroupId)
+      .Case("get_global_offset", WorkItemFn::GlobalOffset)
+      .Case("get_global_linear_id", WorkItemFn::GlobalLinearId)
+      .Case("get_local_linear_id", WorkItemFn::LocalLinearId)
+      .Default(WorkItemFn::None);
+}
+
+bool isBarrierName(llvm::StringRef Mangled) {
+  llvm::StringRef Base = demangledBaseName(Mangled);
+  return Base == "barrier" || Base == "work_group_barrier";
+}
+
+bool isFenceName(llvm::StringRef Mangled) {
+  llvm::StringRef Base = demangledBaseName(Mangled);
+  return Base == "mem_fence" || Base == "read_mem_fence" || Base == "write_mem_fence" ||
+         Base == "atomic_work_item_fence";
+}
+
+} // namespace weft::compiler

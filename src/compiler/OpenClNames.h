@@ -1,0 +1,33 @@
+// Recognition of OpenCL C builtins by their Itanium-mangled names
+// (_Z13get_global_idj -> get_global_id): the work-item functions the
+// work-group passes replace, the barriers that split kernels and the fences.
+// Matching on the unmangled base name covers every overload and spelling
+// (barrier(j), work_group_barrier(j), work_group_barrier(j, memory_scope)).
+#pragma once
+
+#include <llvm/ADT/StringRef.h>
+
+namespace weft::compiler {
+
+enum class WorkItemFn {
+  None,
+  WorkDim,
+  GlobalSize,
+  GlobalId,
+  LocalSize,
+  EnqueuedLocalSize,
+  LocalId,
+  NumGroups,
+  GroupId,
+  GlobalOffset,
+  GlobalLinearId,
+  LocalLinearId,
+};
+
+/// The unmangled name of an Itanium-mangled function ("" if not mangled).
+llvm::StringRef demangledBaseName(llvm::StringRef Mangled);
+WorkItemFn classifyWorkItemFn(llvm::StringRef Mangled);
+bool isBarrierName(llvm::StringRef Mangled);
+bool isFenceName(llvm::StringRef Mangled);
+
+} // namespace weft::compiler

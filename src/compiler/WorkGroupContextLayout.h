@@ -1,0 +1,25 @@
+// Byte offsets of the WorkGroupContext fields (runtime/KernelAbi.h) as the
+// compiler's IR addresses them. Taken from the struct itself with offsetof so
+// the two cannot drift apart.
+#pragma once
+
+#include "runtime/KernelAbi.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace weft::compiler::ctx {
+
+using weft::rt::WorkGroupContext;
+
+constexpr uint64_t WorkDim = offsetof(WorkGroupContext, WorkDim);
+constexpr uint64_t GroupId = offsetof(WorkGroupContext, GroupId);
+constexpr uint64_t LocalSize = offsetof(WorkGroupContext, LocalSize);
+constexpr uint64_t EnqueuedLocalSize = offsetof(WorkGroupContext, EnqueuedLocalSize);
+constexpr uint64_t GlobalSize = offsetof(WorkGroupContext, GlobalSize);
+constexpr uint64_t GlobalOffset = offsetof(WorkGroupContext, GlobalOffset);
+constexpr uint64_t NumGroups = offsetof(WorkGroupContext, NumGroups);
+constexpr uint64_t LocalMem = offsetof(WorkGroupContext, LocalMem);
+constexpr uint64_t PrivateMem = offsetof(WorkGroupContext, PrivateMem);
+
+} // namespace weft::compiler::ctx

@@ -1,0 +1,156 @@
+// WorkGroupLoopPass: work-item function -> work-group function.
+//
+// Algorithm: for every work-item function __weft_wi_K emit
+//   void __weft_wg_K(ptr Args, ptr Ctx)      ; runtime/KernelAbi.h WorkGroupFn
+// which loads each kernel argument from Args[i] (a pointer argument: the
+// pointer stored there; a by-value argument: the bytes there; a former
+// byval struct: Args[i] itself, copied by the work-item function), then
+//   without barriers (frame size 0):
+//     for z < LS2: for y < LS1: for x < LS0: __weft_wi_K(args, Ctx, x, y, z, 0, null)
+//   with barriers:
+//     State = 0
+//     do { for z, y, x: Next = __weft_wi_K(args, Ctx, x, y, z, State,
+//                                 PrivateMem + linear(x, y, z) * FrameSize)
+//          State = Next } while (State != -1)
+// The work-item function is then marked alwaysinline (the always-inliner
+// runs after this pass), so the x loop holds the kernel body and the loop
+// vectorizer sees an ordinary counted loop over work-items.
+//
+// Before: define internal i32 @__weft_wi_k(ptr addrspace(1) %p, ptr %ctx, i64 %lx, ...)
+// After:  define void @__weft_wg_k(ptr %args, ptr %ctx) {
+//           %a0 = load ptr, ptr %args ; %p = load ptr addrspace(1), ptr %a0
+//           z/y/x loops: call i32 @__weft_wi_k(%p, %ctx, %x, %y, %z, 0, null) }
+// Limits: the state of the whole group is the State the last work-item
+// returned (see BarrierStatePass for why that is enough).
+#include "compiler/WorkGroupLoopPass.h"
+
+#include "compiler/WorkGroupContextLayout.h"
+#include "compiler/WorkItemFunction.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+using namespace llvm;
+
+namespace weft::compiler {
+
+namespace {
+
+/// Emits `IV = 0; do { Body(IV); } while (++IV < Count)` at B's position and
+/// leaves B at the loop exit. Count is at least 1 (a local size).
+void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
+                     function_ref<void(Value *)> Body) {
+  Function *F = B.GetInsertBlock()->getParent();
+  LLVMContext &C = F->getContext();
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Head = BasicBlock::Create(C, Name + ".loop", F);
+  BasicBlock *Exit = BasicBlock::Create(C, Name + ".exit", F);
+  B.CreateBr(Head);
+  B.SetInsertPoint(Head);
+  PHINode *IV = B.CreatePHI(B.getInt64Ty(), 2, Name);
+  IV->addIncoming(B.getInt64(0), Pre);
+  Body(IV);
+  Value *Next = B.CreateAdd(IV, B.getInt64(1), Name + ".next", /*HasNUW=*/true, /*HasNSW=*/true);
+  IV->addIncoming(Next, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpULT(Next, Count), Head, Exit);
+  B.SetInsertPoint(Exit);
+}
+
+void emitWorkGroupFunction(Function &WI) {
+  Module &M = *WI.getParent();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0);
+  FunctionType *Ty = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false);
+  StringRef Kernel = WI.getFnAttribute(wi::KernelAttr).getValueAsString();
+  Function *WG = Function::Create(Ty, GlobalValue::ExternalLinkage, wi::WorkGroupPrefix + Kernel, M);
+  WG->setVisibility(GlobalValue::DefaultVisibility);
+  WG->addFnAttr(Attribute::NoUnwind);
+  for (const char *A : {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr})
+    if (WI.hasFnAttribute(A))
+      WG->addFnAttr(WI.getFnAttribute(A));
+  for (const char *A : {"target-cpu", "target-features"})
+    if (WI.hasFnAttribute(A))
+      WG->addFnAttr(WI.getFnAttribute(A));
+  Argument *Args = WG->getArg(0);
+  Argument *Ctx = WG->getArg(1);
+  Args->setName("args");
+  Ctx->setName("ctx");
+
+  IRBuilder<> B(BasicBlock::Create(C, "entry", WG));
+  SmallVector<Value *, 16> CallArgs;
+  unsigned NumArgs = wi::numKernelArgs(WI);
+  for (unsigned I = 0; I < NumArgs; ++I) {
+    Argument *P = WI.getArg(I);
+    Value *Slot = B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(Ptr, Args, I), "arg" + Twine(I) + ".slot");
+    if (WI.getAttributes().hasParamAttr(I, wi::ByValAttr)) {
+      CallArgs.push_back(Slot);
+      continue;
+    }
+    LoadInst *V = B.CreateLoad(P->getType(), Slot, P->getName());
+    V->setAlignment(Align(1));
+    CallArgs.push_back(V);
+  }
+  Value *LS[3];
+  for (unsigned D = 0; D < 3; ++D)
+    LS[D] = B.CreateLoad(B.getInt64Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::LocalSize + 8 * D),
+                         "ls" + Twine(D));
+  uint64_t FrameSize = wi::sizeAttr(WI, wi::FrameSizeAttr);
+
+  auto emitNest = [&](Value *State, Value *FrameBase, AllocaInst *NextSlot) {
+    emitCountedLoop(B, LS[2], "z", [&](Value *Z) {
+      emitCountedLoop(B, LS[1], "y", [&](Value *Y) {
+        emitCountedLoop(B, LS[0], "x", [&](Value *X) {
+          SmallVector<Value *, 16> A = CallArgs;
+          Value *Frame = Constant::getNullValue(Ptr);
+          if (FrameBase) {
+            Value *Linear = B.CreateAdd(B.CreateMul(B.CreateAdd(B.CreateMul(Z, LS[1]), Y), LS[0]), X);
+            Frame = B.CreateInBoundsGEP(B.getInt8Ty(), FrameBase, B.CreateMul(Linear, B.getInt64(FrameSize)));
+          }
+          A.append({Ctx, X, Y, Z, State, Frame});
+          CallInst *R = B.CreateCall(&WI, A);
+          if (NextSlot)
+            B.CreateStore(R, NextSlot);
+        });
+      });
+    });
+  };
+
+  if (FrameSize == 0) {
+    emitNest(B.getInt32(0), nullptr, nullptr);
+    B.CreateRetVoid();
+  } else {
+    AllocaInst *NextSlot = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.state");
+    Value *FrameBase = B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::PrivateMem), "frames");
+    BasicBlock *Pre = B.GetInsertBlock();
+    BasicBlock *Head = BasicBlock::Create(C, "state.loop", WG);
+    BasicBlock *Exit = BasicBlock::Create(C, "done", WG);
+    B.CreateBr(Head);
+    B.SetInsertPoint(Head);
+    PHINode *State = B.CreatePHI(B.getInt32Ty(), 2, "state");
+    State->addIncoming(B.getInt32(0), Pre);
+    emitNest(State, FrameBase, NextSlot);
+    Value *Next = B.CreateLoad(B.getInt32Ty(), NextSlot, "next");
+    State->addIncoming(Next, B.GetInsertBlock());
+    B.CreateCondBr(B.CreateICmpEQ(Next, B.getInt32(-1)), Exit, Head);
+    B.SetInsertPoint(Exit);
+    B.CreateRetVoid();
+  }
+  WI.setLinkage(GlobalValue::InternalLinkage);
+  WI.removeFnAttr(Attribute::NoInline);
+  WI.addFnAttr(Attribute::AlwaysInline);
+}
+
+} // namespace
+
+PreservedAnalyses WorkGroupLoopPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<Function *, 8> WorkItemFns;
+  for (Function &F : M)
+    if (wi::isWorkItemFunction(F) && !F.isDeclaration())
+      WorkItemFns.push_back(&F);
+  for (Function *WI : WorkItemFns)
+    emitWorkGroupFunction(*WI);
+  return PreservedAnalyses::none();
+}
+
+} // namespace weft::compiler

@@ -1,0 +1,54 @@
+// The work-item function: the shape every kernel takes between the
+// work-group passes. For a kernel K(a0..an) WorkItemFunctionPass creates
+//
+//   i32 __weft_wi_K(a0..an, ptr Ctx, i64 Lx, i64 Ly, i64 Lz, i32 State, ptr Frame)
+//
+// which runs one work-item from the point State names (0: the start) until
+// it returns: -1 when the work-item finished, k when it reached barrier k.
+// Ctx is the WorkGroupContext, Lx/Ly/Lz the local id, Frame the work-item's
+// slice of Ctx->PrivateMem. The passes hand facts to each other as string
+// attributes on this function (sizes in bytes), never through side tables.
+#pragma once
+
+#include <llvm/IR/Function.h>
+
+#include <cstdint>
+
+namespace weft::compiler::wi {
+
+constexpr const char *Prefix = "__weft_wi_";
+constexpr const char *WorkGroupPrefix = "__weft_wg_";
+/// Attribute naming the kernel a work-item/work-group function came from.
+constexpr const char *KernelAttr = "weft-kernel";
+constexpr const char *FrameSizeAttr = "weft-frame-size";
+constexpr const char *LocalSizeAttr = "weft-local-size";
+constexpr const char *PrivateSizeAttr = "weft-private-size";
+/// Attribute holding the number of the kernel's own arguments.
+constexpr const char *NumArgsAttr = "weft-num-args";
+/// Attribute set on arguments that were `byval` in the kernel.
+constexpr const char *ByValAttr = "weft-byval";
+
+constexpr unsigned NumExtraArgs = 6;
+enum ExtraArg : unsigned { Ctx = 0, Lx, Ly, Lz, State, Frame };
+
+inline bool isWorkItemFunction(const llvm::Function &F) { return F.hasFnAttribute(KernelAttr) && F.getName().startswith(Prefix); }
+
+inline unsigned numKernelArgs(const llvm::Function &F) {
+  return static_cast<unsigned>(F.arg_size() - NumExtraArgs);
+}
+inline llvm::Argument *extraArg(llvm::Function &F, ExtraArg A) {
+  return F.getArg(numKernelArgs(F) + A);
+}
+
+inline uint64_t sizeAttr(const llvm::Function &F, const char *Name) {
+  if (!F.hasFnAttribute(Name))
+    return 0;
+  uint64_t V = 0;
+  F.getFnAttribute(Name).getValueAsString().getAsInteger(10, V);
+  return V;
+}
+inline void setSizeAttr(llvm::Function &F, const char *Name, uint64_t V) {
+  F.addFnAttr(Name, std::to_string(V));
+}
+
+} // namespace weft::compiler::wi

@@ -1,0 +1,137 @@
+// Work-group execution on the TBB arena.
+#include "device/cpu/CpuDevice.h"
+#include "device/cpu/CpuInfo.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace weft::cpu {
+
+namespace {
+
+/// Per-worker memory for work-groups: the __local arena and the
+/// work-item frames of barrier kernels. Grows on demand, never shrinks.
+struct WorkerScratch {
+  char *Local = nullptr;
+  size_t LocalSize = 0;
+  char *Private = nullptr;
+  size_t PrivateSize = 0;
+  ~WorkerScratch() {
+    std::free(Local);
+    std::free(Private);
+  }
+  static char *grow(char *Old, size_t &Have, size_t Want) {
+    if (Want <= Have)
+      return Old;
+    std::free(Old);
+    size_t Rounded = (Want + rt::LocalMemAlignment - 1) / rt::LocalMemAlignment *
+                     rt::LocalMemAlignment;
+    Have = Rounded;
+    return static_cast<char *>(std::aligned_alloc(rt::LocalMemAlignment, Rounded));
+  }
+};
+
+thread_local WorkerScratch Scratch;
+
+size_t alignUp(size_t V, size_t A) { return (V + A - 1) / A * A; }
+
+/// Runs work-groups [Begin, End) of L on the calling worker.
+void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGroups, size_t Begin,
+               size_t End) {
+  rt::WorkGroupContext Ctx{};
+  Ctx.WorkDim = L.WorkDim;
+  for (int D = 0; D < 3; ++D) {
+    Ctx.EnqueuedLocalSize[D] = L.LocalSize[D];
+    Ctx.GlobalSize[D] = L.GlobalSize[D];
+    Ctx.GlobalOffset[D] = L.GlobalOffset[D];
+    Ctx.NumGroups[D] = NumGroups[D];
+  }
+
+  // __local arguments go after the static __local variables.
+  size_t LocalBytes = L.StaticLocalSize;
+  std::vector<void *> LocalArgPtrs;
+  std::vector<size_t> LocalArgOffsets;
+  for (auto &[Index, Size] : L.LocalArgs) {
+    LocalBytes = alignUp(LocalBytes, rt::LocalMemAlignment);
+    LocalArgOffsets.push_back(LocalBytes);
+    LocalBytes += Size;
+  }
+  Scratch.Local = WorkerScratch::grow(Scratch.Local, Scratch.LocalSize, std::max<size_t>(LocalBytes, 1));
+  size_t MaxItems = L.LocalSize[0] * L.LocalSize[1] * L.LocalSize[2];
+  if (L.PrivateFrameSize)
+    Scratch.Private =
+        WorkerScratch::grow(Scratch.Private, Scratch.PrivateSize, MaxItems * L.PrivateFrameSize);
+  Ctx.LocalMem = Scratch.Local;
+  Ctx.PrivateMem = Scratch.Private;
+
+  std::vector<void *> Args(L.ArgOffsets.size());
+  for (size_t I = 0; I < Args.size(); ++I)
+    Args[I] = const_cast<unsigned char *>(L.ArgStorage.data()) + L.ArgOffsets[I];
+  LocalArgPtrs.resize(L.LocalArgs.size());
+  for (size_t I = 0; I < L.LocalArgs.size(); ++I) {
+    LocalArgPtrs[I] = Scratch.Local + LocalArgOffsets[I];
+    Args[L.LocalArgs[I].first] = &LocalArgPtrs[I];
+  }
+
+  for (size_t G = Begin; G < End; ++G) {
+    uint64_t Linear = G;
+    for (int D = 0; D < 3; ++D) {
+      Ctx.GroupId[D] = Linear % NumGroups[D];
+      Linear /= NumGroups[D];
+      uint64_t Start = Ctx.GroupId[D] * L.LocalSize[D];
+      Ctx.LocalSize[D] = std::min<uint64_t>(L.LocalSize[D], L.GlobalSize[D] - Start);
+    }
+    L.Fn(Args.data(), &Ctx);
+  }
+}
+
+} // namespace
+
+CpuDevice::CpuDevice() : Props(probeHostCpu()) {
+  int Units = int(Props.ComputeUnits);
+  Parallelism = std::make_unique<tbb::global_control>(
+      tbb::global_control::max_allowed_parallelism,
+      std::max<size_t>(Units + 1, tbb::global_control::active_value(
+                                      tbb::global_control::max_allowed_parallelism)));
+  // No slot reserved for a host thread: host threads never enter the arena.
+  Arena.initialize(Units, 0);
+}
+
+CpuDevice::~CpuDevice() = default;
+
+void CpuDevice::launch(std::shared_ptr<const rt::KernelLaunch> L, std::function<void()> OnStart,
+                       std::function<void(rt::Status)> Done) {
+  Arena.enqueue([L = std::move(L), OnStart = std::move(OnStart), Done = std::move(Done)] {
+    std::array<uint64_t, 3> NumGroups{1, 1, 1};
+    uint64_t Total = 1;
+    for (int D = 0; D < 3; ++D) {
+      NumGroups[D] = L->LocalSize[D] ? (L->GlobalSize[D] + L->LocalSize[D] - 1) / L->LocalSize[D]
+                                     : 0;
+      Total *= NumGroups[D];
+    }
+    OnStart();
+    if (Total == 1) {
+      runGroups(*L, NumGroups, 0, 1);
+    } else if (Total > 1) {
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, Total),
+                        [&](const tbb::blocked_range<size_t> &R) {
+                          runGroups(*L, NumGroups, R.begin(), R.end());
+                        });
+    }
+    Done({});
+  });
+}
+
+void CpuDevice::run(std::function<void()> Task) { Arena.enqueue(std::move(Task)); }
+
+} // namespace weft::cpu
+
+namespace weft::rt {
+std::unique_ptr<DeviceBackend> createHostCpuBackend() {
+  return std::make_unique<cpu::CpuDevice>();
+}
+} // namespace weft::rt

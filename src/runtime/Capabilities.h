@@ -1,0 +1,49 @@
+// What Weft implements today, in one place: the platform and device report
+// these lists, and the compiler enables exactly these extensions and
+// OpenCL C features. Grow them only together with the implementation.
+#pragma once
+
+#include <CL/cl.h>
+
+namespace weft::rt {
+
+struct NamedVersion {
+  const char *Name;
+  cl_version Version;
+};
+
+constexpr cl_version WeftVersion = CL_MAKE_VERSION(0, 1, 0);
+#define WEFT_VERSION_STRING "0.1.0"
+
+/// Platform extensions.
+constexpr NamedVersion PlatformExtensions[] = {
+    {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
+};
+
+/// Device extensions (also OpenCL C extension pragmas the compiler enables).
+constexpr NamedVersion DeviceExtensions[] = {
+    {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+};
+
+/// OpenCL C 3.0 optional features.
+constexpr NamedVersion OpenCLCFeatures[] = {
+    {"__opencl_c_int64", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_fp64", CL_MAKE_VERSION(3, 0, 0)},
+};
+
+/// OpenCL C versions the compiler accepts for this device.
+constexpr NamedVersion OpenCLCVersions[] = {
+    {"OpenCL C", CL_MAKE_VERSION(1, 0, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(1, 1, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(1, 2, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)},
+};
+
+} // namespace weft::rt

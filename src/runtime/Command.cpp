@@ -1,0 +1,40 @@
+// Command lifecycle: start on readiness, finish exactly once.
+#include "runtime/Command.h"
+#include "runtime/CommandQueue.h"
+#include "runtime/Device.h"
+
+namespace weft::rt {
+
+Command::Command(CommandQueue &Q, cl_command_type Type)
+    : Queue(&Q), Ev(new Event(Q.context(), &Q, Type)) {
+  // The event is born with one application reference besides ours; the API
+  // layer hands it to the application or drops it (see Entry.h).
+}
+
+Command::~Command() = default;
+
+Device &Command::device() const { return Queue->device(); }
+
+void Command::start() {
+  Ev->advance(Event::Stage::Ready);
+  execute();
+}
+
+void Command::finish(cl_int Status) {
+  if (Status < 0) {
+    Ev->fail(Status);
+    return;
+  }
+  Ev->advance(Event::Stage::Ended);
+  Ev->advance(Event::Stage::Complete);
+}
+
+void Command::runOnPool(std::function<cl_int()> Body) {
+  // The task keeps the command (and so its references) alive until done.
+  device().backend().run([Self = shared_from_this(), Body = std::move(Body)] {
+    Self->Ev->advance(Event::Stage::Running);
+    Self->finish(Body());
+  });
+}
+
+} // namespace weft::rt

@@ -1,0 +1,74 @@
+// A command: the unit a queue schedules. Each command owns its event and
+// the references it needs (queue, memory objects, kernel snapshot) until it
+// is done.
+//
+// Subclasses implement execute(): called once, when the command is Ready,
+// on whatever thread made it Ready. It must eventually call finish()
+// exactly once, from any thread. Long work goes to the device's pool.
+#pragma once
+
+#include "runtime/Event.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace weft::rt {
+
+class CommandQueue;
+class Device;
+
+class Command : public std::enable_shared_from_this<Command> {
+public:
+  Command(CommandQueue &Queue, cl_command_type Type);
+  virtual ~Command();
+
+  Event &event() const { return *Ev; }
+  Ref<Event> eventRef() const { return Ev; }
+  CommandQueue &queue() const { return *Queue; }
+  Device &device() const;
+  /// A marker or barrier: in an out-of-order queue it waits for everything
+  /// enqueued before it (barrier: and everything after waits for it).
+  virtual bool isSynchronization() const { return false; }
+
+  /// Called by the scheduler when every prerequisite is met.
+  void start();
+
+protected:
+  virtual void execute() = 0;
+  /// Ends the command: CL_COMPLETE or a negative error.
+  void finish(cl_int Status);
+  /// Runs Body on the device pool as this command's whole work: Running
+  /// before it, Complete (or the returned error) after it.
+  void runOnPool(std::function<cl_int()> Body);
+
+private:
+  Ref<CommandQueue> Queue;
+  Ref<Event> Ev;
+};
+
+/// A command whose work is one function (copies, fills, reads, writes,
+/// maps). Small and self-contained: it runs as one task on the pool.
+class TaskCommand : public Command {
+public:
+  TaskCommand(CommandQueue &Q, cl_command_type Type, std::function<cl_int()> Body)
+      : Command(Q, Type), Body(std::move(Body)) {}
+
+protected:
+  void execute() override { runOnPool(std::move(Body)); }
+
+private:
+  std::function<cl_int()> Body;
+};
+
+/// Markers and barriers: no work, completes as soon as it is Ready.
+class SyncCommand : public Command {
+public:
+  SyncCommand(CommandQueue &Q, cl_command_type Type) : Command(Q, Type) {}
+  bool isSynchronization() const override { return true; }
+
+protected:
+  void execute() override { finish(CL_COMPLETE); }
+};
+
+} // namespace weft::rt

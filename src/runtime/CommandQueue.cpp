@@ -1,0 +1,84 @@
+// Queue ordering and the path of a command from Queued to Ready.
+#include "runtime/CommandQueue.h"
+#include "runtime/Device.h"
+
+#include <algorithm>
+#include <atomic>
+
+namespace weft::rt {
+
+CommandQueue::CommandQueue(Context &C, Device &D, cl_command_queue_properties P,
+                           std::vector<cl_queue_properties> List, cl_uint S)
+    : Ctx(&C), Dev(D), Props(P), PropertyList(std::move(List)), Size(S) {}
+
+Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
+                                 const std::vector<Ref<Event>> &WaitList) {
+  Ref<Event> Ev = Cmd->eventRef();
+  std::vector<Ref<Event>> Deps = WaitList;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Pending.erase(std::remove_if(Pending.begin(), Pending.end(),
+                                 [](const Ref<Event> &E) { return E->isTerminal(); }),
+                  Pending.end());
+    if (inOrder()) {
+      if (Last)
+        Deps.push_back(Last);
+      Last = Ev;
+    } else {
+      if (LastBarrier)
+        Deps.push_back(LastBarrier);
+      // A marker or barrier with no wait list waits for all before it; a
+      // barrier also orders everything after it.
+      if (Cmd->isSynchronization() && WaitList.empty())
+        Deps.insert(Deps.end(), Pending.begin(), Pending.end());
+      if (Cmd->isSynchronization() && Cmd->event().commandType() == CL_COMMAND_BARRIER)
+        LastBarrier = Ev;
+    }
+    Pending.push_back(Ev);
+  }
+
+  Ev->advance(Event::Stage::Submitted);
+  // Count down one per prerequisite, plus one for this function, so the
+  // command cannot start before every whenDone below is registered.
+  struct Gate {
+    std::atomic<size_t> Count;
+    std::atomic<bool> Failed{false};
+  };
+  auto G = std::make_shared<Gate>();
+  G->Count = Deps.size() + 1;
+  auto Arrive = [G, Cmd](cl_int St) {
+    if (St < 0)
+      G->Failed = true;
+    if (G->Count.fetch_sub(1) != 1)
+      return;
+    if (G->Failed) {
+      Cmd->event().fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      return;
+    }
+    Cmd->start();
+  };
+  for (auto &D : Deps)
+    D->whenDone(Arrive);
+  runFlattened([Arrive] { Arrive(CL_COMPLETE); });
+  return Ev;
+}
+
+void CommandQueue::finish() {
+  std::vector<Ref<Event>> Snapshot;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Snapshot = Pending;
+  }
+  for (auto &E : Snapshot)
+    E->wait();
+}
+
+void CommandQueue::lastAppReleased() {
+  // Break the queue <-> event cycle; commands in flight hold what they need.
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Last = Ref<Event>();
+  LastBarrier = Ref<Event>();
+  Pending.clear();
+}
+
+} // namespace weft::rt

@@ -1,0 +1,58 @@
+// Command queues: in-order or out-of-order streams of commands on one device.
+//
+// Submission policy: a command is Submitted as soon as it is enqueued (the
+// specification lets an implementation flush at any time), so clFlush has
+// nothing left to do. A command becomes Ready when all its prerequisites
+// are terminal: its wait list, the previous command (in-order queues), the
+// last barrier (out-of-order queues). Readiness is event-driven: each
+// prerequisite's completion counts down the command's pending count.
+#pragma once
+
+#include "runtime/Command.h"
+#include "runtime/Context.h"
+#include "runtime/Object.h"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace weft::rt {
+
+class Device;
+
+class CommandQueue : public Object<_cl_command_queue, HandleKind::CommandQueue> {
+public:
+  CommandQueue(Context &Ctx, Device &Dev, cl_command_queue_properties Props,
+               std::vector<cl_queue_properties> PropertyList, cl_uint Size);
+
+  Context &context() const { return *Ctx; }
+  Device &device() const { return Dev; }
+  cl_command_queue_properties properties() const { return Props; }
+  const std::vector<cl_queue_properties> &propertyList() const { return PropertyList; }
+  cl_uint size() const { return Size; }
+  bool inOrder() const { return !(Props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
+
+  /// Queues Cmd behind WaitList (and the queue's own ordering) and submits
+  /// it. Returns its event.
+  Ref<Event> enqueue(std::shared_ptr<Command> Cmd, const std::vector<Ref<Event>> &WaitList);
+
+  /// Blocks until every command enqueued so far is terminal.
+  void finish();
+
+protected:
+  void lastAppReleased() override;
+
+private:
+  Ref<Context> Ctx;
+  Device &Dev;
+  cl_command_queue_properties Props;
+  std::vector<cl_queue_properties> PropertyList;
+  cl_uint Size;
+
+  std::mutex Mutex;
+  Ref<Event> Last;                 // in-order: the previous command
+  Ref<Event> LastBarrier;          // out-of-order: what later commands wait for
+  std::vector<Ref<Event>> Pending; // not known to be terminal yet
+};
+
+} // namespace weft::rt

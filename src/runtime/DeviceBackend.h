@@ -1,0 +1,81 @@
+// What the runtime needs from a device implementation: its properties and
+// a place to run work.
+//
+// The runtime (queues, events, commands) is device-agnostic; the CPU device
+// in src/device/cpu implements this interface on oneTBB. The runtime never
+// includes TBB: it sees only these types.
+#pragma once
+
+#include "runtime/KernelAbi.h"
+#include "runtime/Result.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft::rt {
+
+struct CacheLevel {
+  unsigned Level = 0;
+  uint64_t Size = 0;
+  unsigned LineSize = 0;
+};
+
+/// Facts about the hardware, read at run time.
+struct DeviceProperties {
+  std::string Name;
+  std::string Vendor;
+  cl_uint VendorId = 0;
+  cl_uint ComputeUnits = 1;
+  cl_uint MaxClockMHz = 0;
+  uint64_t GlobalMemSize = 0;
+  uint64_t MaxMemAllocSize = 0;
+  uint64_t LocalMemSize = 0;
+  size_t MaxWorkGroupSize = 0;
+  CacheLevel LastLevelCache;
+  CacheLevel L1Data;
+  /// Preferred/native vector widths: char, short, int, long, float, double, half.
+  std::array<cl_uint, 7> VectorWidths{};
+  /// The widest SIMD register in bytes (16 SSE, 32 AVX2, 64 AVX-512).
+  unsigned SimdBytes = 16;
+  std::string IsaName; ///< e.g. "avx512", "avx2", "sse4.2"
+};
+
+/// One NDRange ready to run: everything the device needs, owned by value.
+struct KernelLaunch {
+  WorkGroupFn Fn = nullptr;
+  unsigned WorkDim = 1;
+  std::array<uint64_t, 3> GlobalSize{1, 1, 1};
+  std::array<uint64_t, 3> GlobalOffset{0, 0, 0};
+  std::array<uint64_t, 3> LocalSize{1, 1, 1}; ///< the enqueued local size
+  /// Argument i lives at ArgStorage + ArgOffsets[i] (see WorkGroupFn).
+  std::vector<unsigned char> ArgStorage;
+  std::vector<size_t> ArgOffsets;
+  /// For each __local argument: its index and byte size. The device places
+  /// them after StaticLocalSize in the worker's arena and stores the address.
+  std::vector<std::pair<size_t, size_t>> LocalArgs;
+  size_t StaticLocalSize = 0;
+  size_t PrivateFrameSize = 0;
+};
+
+class DeviceBackend {
+public:
+  virtual ~DeviceBackend() = default;
+  virtual const DeviceProperties &properties() const = 0;
+
+  /// Runs the kernel's work-groups on the work pool; calls Done exactly once
+  /// when every work-group has finished (OnStart before the first starts).
+  virtual void launch(std::shared_ptr<const KernelLaunch> Launch, std::function<void()> OnStart,
+                      std::function<void(Status)> Done) = 0;
+
+  /// Runs a small task (a copy, a fill, a callback) on the pool.
+  virtual void run(std::function<void()> Task) = 0;
+};
+
+/// The backend for the host CPU (implemented in src/device/cpu).
+std::unique_ptr<DeviceBackend> createHostCpuBackend();
+
+} // namespace weft::rt

@@ -1,0 +1,93 @@
+// Events: the observable state of a command (or a user event).
+//
+// A command's event walks the six states of the execution model:
+//   Queued -> Submitted -> Ready -> Running -> Ended -> Complete
+// The application sees four of them through CL_EVENT_COMMAND_EXECUTION_STATUS
+// (Ready reads as CL_SUBMITTED, Ended as CL_RUNNING) and five through
+// profiling (QUEUED, SUBMIT, START, END, COMPLETE). A negative status is a
+// failure; it is terminal like Complete, and dependents see it.
+//
+// The state moves forward only, in advance(). Callbacks and dependents run
+// after the lock is dropped. Dependents (commands waiting on this event) are
+// notified through a per-thread trampoline, so a long chain of commands that
+// complete inline does not grow the stack.
+#pragma once
+
+#include "runtime/Context.h"
+#include "runtime/Object.h"
+
+#include <array>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace weft::rt {
+
+class CommandQueue;
+
+class Event : public Object<_cl_event, HandleKind::Event> {
+public:
+  enum class Stage : uint8_t { Queued, Submitted, Ready, Running, Ended, Complete, Failed };
+  using CallbackFn = void(CL_CALLBACK *)(cl_event, cl_int, void *);
+
+  /// A command's event (Queue non-null) or a user event (Queue null, starts
+  /// CL_SUBMITTED as the specification says).
+  Event(Context &Ctx, CommandQueue *Queue, cl_command_type Type);
+  ~Event() override;
+
+  Context &context() const { return *Ctx; }
+  CommandQueue *queue() const { return Queue; }
+  cl_command_type commandType() const { return Type; }
+  bool isUserEvent() const { return Type == CL_COMMAND_USER; }
+
+  /// CL_QUEUED, CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or a negative error.
+  cl_int status() const;
+  bool isTerminal() const;
+
+  /// Moves to stage S (ignored if already there or past it). Failing with a
+  /// negative code is allowed from any non-terminal stage.
+  void advance(Stage S);
+  void fail(cl_int Code);
+
+  /// Blocks the calling host thread until the event is terminal; returns
+  /// the final status (CL_COMPLETE or negative).
+  cl_int wait();
+
+  /// Calls Fn(final status) once the event is terminal: now if it is.
+  void whenDone(std::function<void(cl_int)> Fn);
+
+  void addCallback(cl_int OnStatus, CallbackFn Fn, void *Data);
+
+  /// Profiling timestamp, or 0 if that stage has not been reached.
+  bool profilingEnabled() const { return Profiling; }
+  cl_ulong timestamp(cl_profiling_info Info) const;
+
+private:
+  void runCallbacks(cl_int Old, cl_int New);
+
+  Ref<Context> Ctx;
+  CommandQueue *Queue; // kept alive by the command holding this event
+  Ref<CommandQueue> QueueRef;
+  cl_command_type Type;
+  bool Profiling;
+
+  mutable std::mutex Mutex;
+  std::condition_variable Cv;
+  Stage Current;
+  cl_int Error = CL_SUCCESS;
+  std::array<cl_ulong, 5> Times{}; // QUEUED, SUBMIT, START, END, COMPLETE
+  struct Callback {
+    cl_int OnStatus;
+    CallbackFn Fn;
+    void *Data;
+  };
+  std::vector<Callback> Callbacks;
+  std::vector<std::function<void(cl_int)>> Dependents;
+};
+
+/// Runs Fn now, or after the function already running on this thread
+/// returns (used to notify dependents without recursion).
+void runFlattened(std::function<void()> Fn);
+
+} // namespace weft::rt

@@ -1,0 +1,62 @@
+// Kernel objects: one kernel of a built program plus the argument values
+// the application has set. Arguments are captured by value at enqueue time
+// (snapshot()), so clSetKernelArg after an enqueue does not affect it.
+#pragma once
+
+#include "runtime/DeviceBackend.h"
+#include "runtime/MemObject.h"
+#include "runtime/Object.h"
+#include "runtime/Program.h"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace weft::rt {
+
+class Kernel : public Object<_cl_kernel, HandleKind::Kernel> {
+public:
+  Kernel(Program &P, KernelDesc Desc, std::shared_ptr<Executable> Exe, WorkGroupFn Fn);
+  ~Kernel() override;
+  /// clCloneKernel: the same kernel with a copy of the argument values.
+  Ref<Kernel> clone() const;
+
+  Program &program() const { return *Prog; }
+  const KernelDesc &desc() const { return Desc; }
+  const std::string &name() const { return Desc.Name; }
+  cl_uint numArgs() const { return cl_uint(Desc.Args.size()); }
+
+  /// clSetKernelArg. For buffer arguments the API layer has resolved the
+  /// cl_mem in Value to Mem (null for a NULL buffer).
+  Status setArg(cl_uint Index, size_t Size, const void *Value, MemObject *Mem);
+  /// The kind of argument Index (which must be valid).
+  ArgKind argKind(cl_uint Index) const { return Desc.Args[Index].Kind; }
+  bool allArgsSet() const;
+  /// Bytes of __local memory the kernel uses with its current arguments.
+  size_t localMemSize() const;
+
+  /// The launch of the current arguments over an NDRange, plus the memory
+  /// objects it must keep alive.
+  struct Snapshot {
+    std::shared_ptr<KernelLaunch> Launch;
+    std::vector<Ref<MemObject>> MemObjects;
+  };
+  Snapshot snapshot() const;
+
+private:
+  struct ArgValue {
+    bool IsSet = false;
+    std::vector<unsigned char> Bytes; // by-value bytes, or the data pointer
+    Ref<MemObject> Mem;               // for buffer arguments
+    size_t LocalSize = 0;             // for __local arguments
+  };
+
+  Ref<Program> Prog;
+  KernelDesc Desc;
+  std::shared_ptr<Executable> Exe;
+  WorkGroupFn Fn;
+  mutable std::mutex Mutex;
+  std::vector<ArgValue> Args;
+};
+
+} // namespace weft::rt

@@ -1,0 +1,66 @@
+// The contract between compiled kernels and the runtime that launches them.
+//
+// The compiler turns every OpenCL C kernel into a *work-group function*: one
+// call runs all work-items of one work-group. This header fixes the calling
+// convention of those functions and the layout of the context block they
+// read, so the compiler (which emits IR against this layout) and the CPU
+// device (which fills it) agree without either knowing the other. It is
+// plain C++ with no LLVM, TBB or OpenCL types on purpose.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace weft::rt {
+
+/// Everything a work-group function needs to know about the launch and the
+/// work-group it runs. Field order and types are ABI: the compiler emits
+/// loads at these offsets (see compiler/WorkGroupContextLayout). Dimensions
+/// beyond WorkDim hold size 1, id 0 and offset 0, so builtins need no
+/// special case for them.
+struct WorkGroupContext {
+  uint64_t WorkDim;
+  uint64_t GroupId[3];
+  uint64_t LocalSize[3];         ///< This group's size (smaller at a non-uniform edge).
+  uint64_t EnqueuedLocalSize[3]; ///< The size every full group has.
+  uint64_t GlobalSize[3];
+  uint64_t GlobalOffset[3];
+  uint64_t NumGroups[3];
+  /// The worker's local-memory arena: static `__local` variables sit at the
+  /// offsets the compiler chose, `__local` arguments after them.
+  char *LocalMem;
+  /// Per-work-item frames for values that live across a barrier:
+  /// work-item L (linear local id) owns [L * FrameSize, (L + 1) * FrameSize).
+  char *PrivateMem;
+};
+
+static_assert(offsetof(WorkGroupContext, WorkDim) == 0);
+static_assert(offsetof(WorkGroupContext, GroupId) == 8);
+static_assert(offsetof(WorkGroupContext, LocalSize) == 32);
+static_assert(offsetof(WorkGroupContext, EnqueuedLocalSize) == 56);
+static_assert(offsetof(WorkGroupContext, GlobalSize) == 80);
+static_assert(offsetof(WorkGroupContext, GlobalOffset) == 104);
+static_assert(offsetof(WorkGroupContext, NumGroups) == 128);
+static_assert(offsetof(WorkGroupContext, LocalMem) == 152);
+static_assert(offsetof(WorkGroupContext, PrivateMem) == 160);
+
+/// A work-group function. Args[i] points at the value of kernel argument i:
+/// for a pointer argument (global, constant or local) at a `void *` holding
+/// the address; for a by-value argument (scalar, vector, struct) at its bytes.
+using WorkGroupFn = void (*)(void *const *Args, WorkGroupContext *Ctx);
+
+/// How the runtime must supply one kernel argument.
+enum class ArgKind : uint8_t {
+  GlobalPointer,   ///< `__global T*`: a buffer (or NULL).
+  ConstantPointer, ///< `__constant T*`: a buffer (or NULL).
+  LocalPointer,    ///< `__local T*`: the size comes from clSetKernelArg.
+  ByValue,         ///< scalar, vector or struct, copied by value.
+  Sampler,
+  Image,
+};
+
+/// Alignment every `__local` argument and the local arena get (the widest
+/// vector type, 16 x double = 128 bytes).
+constexpr size_t LocalMemAlignment = 128;
+
+} // namespace weft::rt

@@ -1,0 +1,152 @@
+// The base of every OpenCL object: the ICD handle, the two reference counts,
+// and Ref<T>, the internal smart reference.
+//
+// An OpenCL handle (cl_context, cl_mem, ...) points at a struct whose first
+// member is the ICD dispatch table pointer, as the ICD loader requires. Every
+// object here derives first from its `_cl_*` handle struct, so a handle and
+// the object are the same address and convert with static_cast only.
+//
+// Two counts keep an object alive: the application's (clRetain/clRelease,
+// reported by CL_*_REFERENCE_COUNT) and internal references held by Ref<T>
+// (a command in flight holds its queue, kernel and buffers). The object is
+// deleted when the sum reaches zero.
+#pragma once
+
+#include <CL/cl_icd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+
+namespace weft::rt {
+
+/// The dispatch table the API layer fills; every handle points at it.
+const cl_icd_dispatch *icdDispatchTable();
+
+/// Which kind of object a handle is, so that a cl_mem passed where a
+/// cl_kernel is expected is caught instead of reinterpreted.
+enum class HandleKind : uint32_t {
+  Platform = 0x57504c54, // 'WPLT'
+  Device,
+  Context,
+  CommandQueue,
+  Mem,
+  Program,
+  Kernel,
+  Event,
+  Sampler,
+  Dead = 0xdeadbeef,
+};
+
+} // namespace weft::rt
+
+// The handle structs the CL headers leave opaque. Layout: dispatch first.
+#define WEFT_HANDLE(Name)                                                      \
+  struct Name {                                                                \
+    const cl_icd_dispatch *Dispatch;                                           \
+    weft::rt::HandleKind Kind;                                                 \
+  }
+WEFT_HANDLE(_cl_platform_id);
+WEFT_HANDLE(_cl_device_id);
+WEFT_HANDLE(_cl_context);
+WEFT_HANDLE(_cl_command_queue);
+WEFT_HANDLE(_cl_mem);
+WEFT_HANDLE(_cl_program);
+WEFT_HANDLE(_cl_kernel);
+WEFT_HANDLE(_cl_event);
+WEFT_HANDLE(_cl_sampler);
+#undef WEFT_HANDLE
+
+namespace weft::rt {
+
+class RefCounted {
+public:
+  RefCounted() = default;
+  RefCounted(const RefCounted &) = delete;
+  RefCounted &operator=(const RefCounted &) = delete;
+  virtual ~RefCounted() = default;
+
+  void retain() {
+    AppCount.fetch_add(1, std::memory_order_relaxed);
+    addRef();
+  }
+  /// Drops one application reference; false if the application held none.
+  bool release() {
+    uint32_t Old = AppCount.load(std::memory_order_relaxed);
+    do {
+      if (Old == 0)
+        return false;
+    } while (!AppCount.compare_exchange_weak(Old, Old - 1, std::memory_order_acq_rel));
+    if (Old == 1)
+      lastAppReleased();
+    dropRef();
+    return true;
+  }
+  uint32_t appRefCount() const { return AppCount.load(std::memory_order_relaxed); }
+
+  void addRef() { Total.fetch_add(1, std::memory_order_relaxed); }
+  void dropRef() {
+    if (Total.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      delete this;
+  }
+
+protected:
+  /// Called once when the application's count reaches zero (the object may
+  /// live on through internal references).
+  virtual void lastAppReleased() {}
+
+private:
+  std::atomic<uint32_t> AppCount{1};
+  std::atomic<uint32_t> Total{1};
+};
+
+/// An API object: its handle struct first, then the counts.
+template <typename HandleT, HandleKind K> class Object : public HandleT, public RefCounted {
+public:
+  static constexpr HandleKind Kind = K;
+  using HandleType = HandleT *;
+  Object() {
+    HandleT::Dispatch = icdDispatchTable();
+    HandleT::Kind = K;
+  }
+  ~Object() override { HandleT::Kind = HandleKind::Dead; }
+  HandleT *handle() { return this; }
+};
+
+/// An internal strong reference.
+template <typename T> class Ref {
+public:
+  Ref() = default;
+  Ref(T *P) : Ptr(P) {
+    if (Ptr)
+      Ptr->addRef();
+  }
+  /// Takes over a reference the caller already owns (e.g. from `new`).
+  static Ref adopt(T *P) {
+    Ref R;
+    R.Ptr = P;
+    return R;
+  }
+  Ref(const Ref &O) : Ref(O.Ptr) {}
+  Ref(Ref &&O) noexcept : Ptr(std::exchange(O.Ptr, nullptr)) {}
+  template <typename U> Ref(const Ref<U> &O) : Ref(O.get()) {}
+  Ref &operator=(Ref O) {
+    std::swap(Ptr, O.Ptr);
+    return *this;
+  }
+  ~Ref() {
+    if (Ptr)
+      Ptr->dropRef();
+  }
+  T *get() const { return Ptr; }
+  T *operator->() const { return Ptr; }
+  T &operator*() const { return *Ptr; }
+  explicit operator bool() const { return Ptr != nullptr; }
+  /// Hands the reference to the application (as the count `new` started with).
+  T *release() { return std::exchange(Ptr, nullptr); }
+
+private:
+  T *Ptr = nullptr;
+};
+
+} // namespace weft::rt

@@ -1,0 +1,86 @@
+// The interface the runtime sees of the kernel compiler.
+//
+// Program objects hand OpenCL C source and build options to a
+// ProgramCompiler and get back an Executable (the machine code of every
+// kernel as a work-group function) plus a description of each kernel's
+// arguments and attributes. The implementation lives in src/compiler/ and
+// is the only code that includes LLVM or Clang; the runtime depends on this
+// header alone.
+#pragma once
+
+#include "runtime/KernelAbi.h"
+#include "runtime/Result.h"
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft::rt {
+
+/// One kernel argument as the program declares it.
+struct KernelArgDesc {
+  ArgKind Kind = ArgKind::ByValue;
+  /// Size in bytes of the value clSetKernelArg must be given (sizeof(cl_mem)
+  /// for buffers, sizeof(cl_sampler) for samplers; 0 for __local pointers,
+  /// whose size is the allocation size).
+  size_t Size = 0;
+  /// CL_KERNEL_ARG_ADDRESS_*, CL_KERNEL_ARG_ACCESS_*, CL_KERNEL_ARG_TYPE_*.
+  cl_uint AddressQualifier = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+  cl_uint AccessQualifier = CL_KERNEL_ARG_ACCESS_NONE;
+  cl_bitfield TypeQualifier = CL_KERNEL_ARG_TYPE_NONE;
+  std::string TypeName; ///< e.g. "float*", "float4", "struct S"
+  std::string Name;     ///< empty unless built with -cl-kernel-arg-info
+};
+
+struct KernelDesc {
+  std::string Name;
+  std::vector<KernelArgDesc> Args;
+  std::string Attributes; ///< CL_KERNEL_ATTRIBUTES text
+  std::array<size_t, 3> ReqdWorkGroupSize{0, 0, 0};
+  std::array<size_t, 3> WorkGroupSizeHint{0, 0, 0};
+  /// Bytes of static __local variables (at LocalMem + 0 .. this).
+  size_t StaticLocalSize = 0;
+  /// Bytes of per-work-item frame for barrier-crossing state (0 if the
+  /// kernel has no barrier). The runtime provides FrameSize * work-items.
+  size_t PrivateFrameSize = 0;
+  /// Private memory of one work-item (CL_KERNEL_PRIVATE_MEM_SIZE).
+  size_t PrivateMemSize = 0;
+};
+
+/// The machine code of a built program. Thread-safe; lives as long as any
+/// kernel of the program.
+class Executable {
+public:
+  virtual ~Executable() = default;
+  /// The work-group function of a kernel, or nullptr if there is none.
+  virtual WorkGroupFn lookup(const std::string &KernelName) const = 0;
+};
+
+struct BuildOutput {
+  std::unique_ptr<Executable> Exe;
+  std::vector<KernelDesc> Kernels;
+  std::string Log; ///< diagnostics (warnings on success, errors on failure)
+};
+
+struct BuildFailure {
+  cl_int Code; ///< CL_BUILD_PROGRAM_FAILURE or CL_INVALID_BUILD_OPTIONS
+  std::string Log;
+};
+
+/// Compiles OpenCL C for the host CPU. Implementations must be thread-safe:
+/// programs are built concurrently from several host threads.
+class ProgramCompiler {
+public:
+  virtual ~ProgramCompiler() = default;
+
+  /// Builds OpenCL C source with the build options of clBuildProgram.
+  /// On failure returns the CL error code and the log; never aborts.
+  virtual std::variant<BuildOutput, BuildFailure> buildSource(const std::string &Source,
+                                                              const std::string &Options) = 0;
+
+  /// The process-wide compiler for the host CPU.
+  static ProgramCompiler &get();
+};
+
+} // namespace weft::rt

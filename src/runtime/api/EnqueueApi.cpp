@@ -1,0 +1,514 @@
+// Every clEnqueue* on buffers and kernels, markers and barriers.
+//
+// Each entry point validates handles, the wait list and the region, then
+// builds one command whose body captures what it needs by value (and holds
+// references to the memory objects), and hands it to the queue.
+#include "runtime/KernelCommand.h"
+#include "runtime/api/Api.h"
+#include "runtime/api/Entry.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace weft::api {
+
+namespace {
+
+struct Enqueue {
+  CommandQueue *Queue;
+  std::vector<Ref<Event>> WaitList;
+};
+
+/// The checks every enqueue starts with: the queue, then the wait list.
+Result<Enqueue> begin(cl_command_queue Q, cl_uint NumEvents, const cl_event *Events) {
+  WEFT_TRY(Queue, get<CommandQueue>(Q));
+  WEFT_TRY(Wait, waitList(NumEvents, Events, &Queue->context()));
+  return Enqueue{Queue, std::move(Wait)};
+}
+
+/// A memory object that must belong to the queue's context.
+Result<MemObject *> buffer(const Enqueue &E, cl_mem M) {
+  WEFT_TRY(Mem, get<MemObject>(M));
+  WEFT_CHECK(&Mem->context() != &E.Queue->context(), CL_INVALID_CONTEXT,
+             "the memory object and the queue belong to different contexts");
+  return Mem;
+}
+
+Status submit(Enqueue &E, std::shared_ptr<Command> Cmd, cl_event *Out, bool Blocking) {
+  Ref<Event> Ev = E.Queue->enqueue(std::move(Cmd), E.WaitList);
+  returnEvent(Ev, Out);
+  return Blocking ? waitBlocking(Ev) : Status();
+}
+
+Status submitTask(Enqueue &E, cl_command_type Type, std::function<cl_int()> Body,
+                  cl_event *Out, bool Blocking) {
+  return submit(E, std::make_shared<TaskCommand>(*E.Queue, Type, std::move(Body)), Out,
+                Blocking);
+}
+
+bool hostCannotRead(const MemObject &M) {
+  return M.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
+}
+bool hostCannotWrite(const MemObject &M) {
+  return M.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
+}
+
+/// A rectangle inside a linear allocation, pitches resolved.
+struct Rect {
+  size_t Origin[3];
+  size_t RowPitch, SlicePitch;
+  size_t offset() const { return Origin[2] * SlicePitch + Origin[1] * RowPitch + Origin[0]; }
+};
+
+/// Resolves default pitches and checks them against the region.
+Result<Rect> rect(const size_t *Origin, size_t RowPitch, size_t SlicePitch,
+                  const size_t *Region) {
+  if (RowPitch == 0)
+    RowPitch = Region[0];
+  if (SlicePitch == 0)
+    SlicePitch = Region[1] * RowPitch;
+  WEFT_CHECK(RowPitch < Region[0], CL_INVALID_VALUE, "row pitch is less than region[0]");
+  WEFT_CHECK(SlicePitch < Region[1] * RowPitch || SlicePitch % RowPitch, CL_INVALID_VALUE,
+             "slice pitch is less than region[1] * row pitch or not a multiple of it");
+  return Rect{{Origin[0], Origin[1], Origin[2]}, RowPitch, SlicePitch};
+}
+
+/// One past the last byte a rectangle touches.
+size_t rectEnd(const Rect &R, const size_t *Region) {
+  return R.offset() + (Region[2] - 1) * R.SlicePitch + (Region[1] - 1) * R.RowPitch + Region[0];
+}
+
+Status checkRegion(const size_t *BufferOrigin, const size_t *HostOrigin, const size_t *Region) {
+  WEFT_CHECK(!BufferOrigin || !HostOrigin || !Region, CL_INVALID_VALUE,
+             "an origin or the region is NULL");
+  WEFT_CHECK(Region[0] == 0 || Region[1] == 0 || Region[2] == 0, CL_INVALID_VALUE,
+             "a region dimension is 0");
+  return {};
+}
+
+void copyRect(char *Dst, const Rect &D, const char *Src, const Rect &S, const size_t *Region) {
+  for (size_t Z = 0; Z < Region[2]; ++Z)
+    for (size_t Y = 0; Y < Region[1]; ++Y)
+      std::memmove(Dst + D.offset() + Z * D.SlicePitch + Y * D.RowPitch,
+                   Src + S.offset() + Z * S.SlicePitch + Y * S.RowPitch, Region[0]);
+}
+
+/// Whether two byte ranges of (possibly related) buffers overlap in memory.
+bool overlaps(const MemObject &A, size_t AOff, size_t ALen, const MemObject &B, size_t BOff,
+              size_t BLen) {
+  const char *A0 = A.data() + AOff, *B0 = B.data() + BOff;
+  return A0 < B0 + BLen && B0 < A0 + ALen;
+}
+
+Status rectTransfer(cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t *BufferOrigin,
+                    const size_t *HostOrigin, const size_t *Region, size_t BufferRowPitch,
+                    size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch,
+                    void *Ptr, cl_uint NumEvents, const cl_event *Events, cl_event *Out,
+                    bool IsRead) {
+  WEFT_TRY(E, begin(Q, NumEvents, Events));
+  WEFT_TRY(Mem, buffer(E, M));
+  if (auto S = checkRegion(BufferOrigin, HostOrigin, Region); !S)
+    return S;
+  WEFT_CHECK(!Ptr, CL_INVALID_VALUE, "ptr is NULL");
+  WEFT_TRY(B, rect(BufferOrigin, BufferRowPitch, BufferSlicePitch, Region));
+  WEFT_TRY(H, rect(HostOrigin, HostRowPitch, HostSlicePitch, Region));
+  WEFT_CHECK(rectEnd(B, Region) > Mem->size(), CL_INVALID_VALUE,
+             "the region is out of the buffer's bounds");
+  if (IsRead)
+    WEFT_CHECK(hostCannotRead(*Mem), CL_INVALID_OPERATION, "the host may not read the buffer");
+  else
+    WEFT_CHECK(hostCannotWrite(*Mem), CL_INVALID_OPERATION, "the host may not write the buffer");
+  std::array<size_t, 3> Reg{Region[0], Region[1], Region[2]};
+  Ref<MemObject> Keep(Mem);
+  return submitTask(
+      E, IsRead ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
+      [Keep, B = B, H = H, Reg, Ptr, IsRead] {
+        if (IsRead)
+          copyRect(static_cast<char *>(Ptr), H, Keep->data(), B, Reg.data());
+        else
+          copyRect(Keep->data(), B, static_cast<const char *>(Ptr), H, Reg.data());
+        return CL_COMPLETE;
+      },
+      Out, Blocking);
+}
+
+/// Picks a local size for a NULL local_work_size: divisors of the global
+/// size, up to 128 work-items (long enough loops to vectorize), small
+/// enough to leave every compute unit a few groups.
+std::array<uint64_t, 3> chooseLocalSize(const Device &D, cl_uint Dim,
+                                        const std::array<uint64_t, 3> &Global) {
+  auto LargestDivisorUpTo = [](uint64_t N, uint64_t Max) {
+    for (uint64_t L = std::min(N, Max); L > 1; --L)
+      if (N % L == 0)
+        return L;
+    return uint64_t(1);
+  };
+  std::array<uint64_t, 3> Local{1, 1, 1};
+  uint64_t Budget = std::min<uint64_t>(128, D.props().MaxWorkGroupSize);
+  for (cl_uint I = 0; I < Dim; ++I) {
+    Local[I] = LargestDivisorUpTo(Global[I], Budget);
+    Budget /= Local[I];
+  }
+  auto Groups = [&] {
+    uint64_t N = 1;
+    for (cl_uint I = 0; I < Dim; ++I)
+      N *= Global[I] / Local[I];
+    return N;
+  };
+  const uint64_t WantGroups = uint64_t(D.props().ComputeUnits) * 4;
+  for (cl_uint I = Dim; I-- > 0;)
+    while (Groups() < WantGroups && Local[I] > 1)
+      Local[I] = LargestDivisorUpTo(Global[I], Local[I] / 2);
+  return Local;
+}
+
+} // namespace
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue Q, cl_mem M, cl_bool Blocking,
+                                       size_t Offset, size_t Size, void *Ptr, cl_uint NumEvents,
+                                       const cl_event *Events, cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(Mem, buffer(E, M));
+    WEFT_CHECK(!Ptr, CL_INVALID_VALUE, "ptr is NULL");
+    WEFT_CHECK(!Mem->contains(Offset, Size), CL_INVALID_VALUE,
+               "offset + size is out of the buffer's bounds");
+    WEFT_CHECK(hostCannotRead(*Mem), CL_INVALID_OPERATION, "the host may not read the buffer");
+    Ref<MemObject> Keep(Mem);
+    return submitTask(
+        E, CL_COMMAND_READ_BUFFER,
+        [Keep, Offset, Size, Ptr] {
+          std::memcpy(Ptr, Keep->data() + Offset, Size);
+          return CL_COMPLETE;
+        },
+        Out, Blocking);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue Q, cl_mem M, cl_bool Blocking,
+                                        size_t Offset, size_t Size, const void *Ptr,
+                                        cl_uint NumEvents, const cl_event *Events, cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(Mem, buffer(E, M));
+    WEFT_CHECK(!Ptr, CL_INVALID_VALUE, "ptr is NULL");
+    WEFT_CHECK(!Mem->contains(Offset, Size), CL_INVALID_VALUE,
+               "offset + size is out of the buffer's bounds");
+    WEFT_CHECK(hostCannotWrite(*Mem), CL_INVALID_OPERATION, "the host may not write the buffer");
+    Ref<MemObject> Keep(Mem);
+    return submitTask(
+        E, CL_COMMAND_WRITE_BUFFER,
+        [Keep, Offset, Size, Ptr] {
+          std::memcpy(Keep->data() + Offset, Ptr, Size);
+          return CL_COMPLETE;
+        },
+        Out, Blocking);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue Q, cl_mem Src, cl_mem Dst,
+                                       size_t SrcOffset, size_t DstOffset, size_t Size,
+                                       cl_uint NumEvents, const cl_event *Events, cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(S, buffer(E, Src));
+    WEFT_TRY(D, buffer(E, Dst));
+    WEFT_CHECK(Size == 0 || !S->contains(SrcOffset, Size) || !D->contains(DstOffset, Size),
+               CL_INVALID_VALUE, "the copy is empty or out of bounds");
+    WEFT_CHECK(overlaps(*S, SrcOffset, Size, *D, DstOffset, Size) &&
+                   (S == D || S->parent() || D->parent()),
+               CL_MEM_COPY_OVERLAP, "source and destination regions overlap");
+    Ref<MemObject> KS(S), KD(D);
+    return submitTask(
+        E, CL_COMMAND_COPY_BUFFER,
+        [KS, KD, SrcOffset, DstOffset, Size] {
+          std::memcpy(KD->data() + DstOffset, KS->data() + SrcOffset, Size);
+          return CL_COMPLETE;
+        },
+        Out, false);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue Q, cl_mem M, cl_bool Blocking,
+                                           const size_t *BufferOrigin, const size_t *HostOrigin,
+                                           const size_t *Region, size_t BufferRowPitch,
+                                           size_t BufferSlicePitch, size_t HostRowPitch,
+                                           size_t HostSlicePitch, void *Ptr, cl_uint NumEvents,
+                                           const cl_event *Events, cl_event *Out) {
+  return entry([&] {
+    return rectTransfer(Q, M, Blocking, BufferOrigin, HostOrigin, Region, BufferRowPitch,
+                        BufferSlicePitch, HostRowPitch, HostSlicePitch, Ptr, NumEvents, Events,
+                        Out, /*IsRead=*/true);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue Q, cl_mem M, cl_bool Blocking,
+                                            const size_t *BufferOrigin, const size_t *HostOrigin,
+                                            const size_t *Region, size_t BufferRowPitch,
+                                            size_t BufferSlicePitch, size_t HostRowPitch,
+                                            size_t HostSlicePitch, const void *Ptr,
+                                            cl_uint NumEvents, const cl_event *Events,
+                                            cl_event *Out) {
+  return entry([&] {
+    return rectTransfer(Q, M, Blocking, BufferOrigin, HostOrigin, Region, BufferRowPitch,
+                        BufferSlicePitch, HostRowPitch, HostSlicePitch, const_cast<void *>(Ptr),
+                        NumEvents, Events, Out, /*IsRead=*/false);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue Q, cl_mem Src, cl_mem Dst,
+                                           const size_t *SrcOrigin, const size_t *DstOrigin,
+                                           const size_t *Region, size_t SrcRowPitch,
+                                           size_t SrcSlicePitch, size_t DstRowPitch,
+                                           size_t DstSlicePitch, cl_uint NumEvents,
+                                           const cl_event *Events, cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(S, buffer(E, Src));
+    WEFT_TRY(D, buffer(E, Dst));
+    if (auto St = checkRegion(SrcOrigin, DstOrigin, Region); !St)
+      return St;
+    WEFT_TRY(SR, rect(SrcOrigin, SrcRowPitch, SrcSlicePitch, Region));
+    WEFT_TRY(DR, rect(DstOrigin, DstRowPitch, DstSlicePitch, Region));
+    WEFT_CHECK(rectEnd(SR, Region) > S->size() || rectEnd(DR, Region) > D->size(),
+               CL_INVALID_VALUE, "a region is out of its buffer's bounds");
+    WEFT_CHECK(S == D && (SrcRowPitch != DstRowPitch || SrcSlicePitch != DstSlicePitch),
+               CL_INVALID_VALUE, "same buffer with different pitches");
+    WEFT_CHECK(overlaps(*S, SR.offset(), rectEnd(SR, Region) - SR.offset(), *D, DR.offset(),
+                        rectEnd(DR, Region) - DR.offset()) &&
+                   S == D,
+               CL_MEM_COPY_OVERLAP, "source and destination regions overlap");
+    std::array<size_t, 3> Reg{Region[0], Region[1], Region[2]};
+    Ref<MemObject> KS(S), KD(D);
+    return submitTask(
+        E, CL_COMMAND_COPY_BUFFER_RECT,
+        [KS, KD, SR = SR, DR = DR, Reg] {
+          copyRect(KD->data(), DR, KS->data(), SR, Reg.data());
+          return CL_COMPLETE;
+        },
+        Out, false);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue Q, cl_mem M, const void *Pattern,
+                                       size_t PatternSize, size_t Offset, size_t Size,
+                                       cl_uint NumEvents, const cl_event *Events, cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(Mem, buffer(E, M));
+    WEFT_CHECK(!Pattern, CL_INVALID_VALUE, "pattern is NULL");
+    WEFT_CHECK(PatternSize == 0 || PatternSize > 128 || (PatternSize & (PatternSize - 1)),
+               CL_INVALID_VALUE, "pattern_size is not 1, 2, 4, ..., 128");
+    WEFT_CHECK(Offset % PatternSize || Size % PatternSize, CL_INVALID_VALUE,
+               "offset or size is not a multiple of pattern_size");
+    WEFT_CHECK(!Mem->contains(Offset, Size), CL_INVALID_VALUE,
+               "offset + size is out of the buffer's bounds");
+    std::vector<char> Pat(static_cast<const char *>(Pattern),
+                          static_cast<const char *>(Pattern) + PatternSize);
+    Ref<MemObject> Keep(Mem);
+    return submitTask(
+        E, CL_COMMAND_FILL_BUFFER,
+        [Keep, Pat = std::move(Pat), Offset, Size] {
+          char *Dst = Keep->data() + Offset;
+          for (size_t I = 0; I < Size; I += Pat.size())
+            std::memcpy(Dst + I, Pat.data(), Pat.size());
+          return CL_COMPLETE;
+        },
+        Out, false);
+  });
+}
+
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue Q, cl_mem M, cl_bool Blocking,
+                                     cl_map_flags Flags, size_t Offset, size_t Size,
+                                     cl_uint NumEvents, const cl_event *Events, cl_event *Out,
+                                     cl_int *ErrcodeRet) {
+  return create<void *>(ErrcodeRet, [&]() -> Result<void *> {
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(Mem, buffer(E, M));
+    WEFT_CHECK(Flags & ~cl_map_flags(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION),
+               CL_INVALID_VALUE, "unknown map flags");
+    WEFT_CHECK((Flags & CL_MAP_WRITE_INVALIDATE_REGION) && (Flags & (CL_MAP_READ | CL_MAP_WRITE)),
+               CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION with READ or WRITE");
+    WEFT_CHECK(Size == 0 || !Mem->contains(Offset, Size), CL_INVALID_VALUE,
+               "the region is empty or out of the buffer's bounds");
+    WEFT_CHECK((Flags & CL_MAP_READ) && hostCannotRead(*Mem), CL_INVALID_OPERATION,
+               "CL_MAP_READ on a buffer the host may not read");
+    WEFT_CHECK((Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && hostCannotWrite(*Mem),
+               CL_INVALID_OPERATION, "CL_MAP_WRITE on a buffer the host may not write");
+    // Zero-copy: the mapped pointer is the buffer's memory (the host
+    // pointer itself with CL_MEM_USE_HOST_PTR).
+    void *Ptr = Mem->data() + Offset;
+    Mem->addMapping(Ptr);
+    Ref<MemObject> Keep(Mem);
+    Status S = submitTask(
+        E, CL_COMMAND_MAP_BUFFER, [Keep] { return CL_COMPLETE; }, Out, Blocking);
+    if (!S)
+      return S.error();
+    return Ptr;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue Q, cl_mem M, void *Ptr,
+                                           cl_uint NumEvents, const cl_event *Events,
+                                           cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(Mem, buffer(E, M));
+    WEFT_CHECK(!Ptr, CL_INVALID_VALUE, "mapped_ptr is NULL");
+    WEFT_CHECK(!Mem->removeMapping(Ptr), CL_INVALID_VALUE,
+               "mapped_ptr was not returned by a map of this memory object");
+    Ref<MemObject> Keep(Mem);
+    return submitTask(
+        E, CL_COMMAND_UNMAP_MEM_OBJECT, [Keep] { return CL_COMPLETE; }, Out, false);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue Q, cl_uint NumMemObjects,
+                                              const cl_mem *MemObjects, cl_mem_migration_flags Flags,
+                                              cl_uint NumEvents, const cl_event *Events,
+                                              cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_CHECK(NumMemObjects == 0 || !MemObjects, CL_INVALID_VALUE, "no memory objects");
+    WEFT_CHECK(Flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST |
+                                               CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED),
+               CL_INVALID_VALUE, "unknown migration flags");
+    std::vector<Ref<MemObject>> Keep;
+    for (cl_uint I = 0; I < NumMemObjects; ++I) {
+      WEFT_TRY(Mem, buffer(E, MemObjects[I]));
+      Keep.emplace_back(Mem);
+    }
+    // Host and device share memory: nothing moves.
+    return submitTask(
+        E, CL_COMMAND_MIGRATE_MEM_OBJECTS, [Keep] { return CL_COMPLETE; }, Out, false);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_uint WorkDim,
+                                          const size_t *GlobalOffset, const size_t *GlobalSize,
+                                          const size_t *LocalSize, cl_uint NumEvents,
+                                          const cl_event *Events, cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_TRY(Queue, get<CommandQueue>(Q));
+    WEFT_TRY(Kern, get<Kernel>(K));
+    WEFT_CHECK(&Kern->program().context() != &Queue->context(), CL_INVALID_CONTEXT,
+               "the kernel and the queue belong to different contexts");
+    WEFT_CHECK(WorkDim < 1 || WorkDim > 3, CL_INVALID_WORK_DIMENSION,
+               "work_dim is not 1, 2 or 3");
+    WEFT_CHECK(!GlobalSize, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+    const Device &D = Queue->device();
+    const KernelDesc &Desc = Kern->desc();
+    std::array<uint64_t, 3> Global{1, 1, 1}, Offset{0, 0, 0}, Local{1, 1, 1};
+    bool Empty = false;
+    for (cl_uint I = 0; I < WorkDim; ++I) {
+      Global[I] = GlobalSize[I];
+      Empty |= Global[I] == 0;
+      if (GlobalOffset) {
+        Offset[I] = GlobalOffset[I];
+        WEFT_CHECK(Offset[I] + Global[I] < Offset[I], CL_INVALID_GLOBAL_OFFSET,
+                   "global_work_offset + global_work_size overflows size_t");
+      }
+    }
+    const bool HasReqd = Desc.ReqdWorkGroupSize[0] != 0;
+    if (LocalSize) {
+      uint64_t Items = 1;
+      for (cl_uint I = 0; I < WorkDim; ++I) {
+        Local[I] = LocalSize[I];
+        WEFT_CHECK(Local[I] == 0, CL_INVALID_WORK_GROUP_SIZE, "a local_work_size is 0");
+        WEFT_CHECK(Local[I] > D.props().MaxWorkGroupSize, CL_INVALID_WORK_ITEM_SIZE,
+                   "local_work_size exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
+        // The device does not support non-uniform work-groups.
+        WEFT_CHECK(Global[I] % Local[I], CL_INVALID_WORK_GROUP_SIZE,
+                   "global_work_size is not a multiple of local_work_size");
+        Items *= Local[I];
+      }
+      WEFT_CHECK(Items > D.props().MaxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE,
+                 "the work-group is larger than CL_KERNEL_WORK_GROUP_SIZE");
+      if (HasReqd)
+        for (int I = 0; I < 3; ++I)
+          WEFT_CHECK(Local[I] != Desc.ReqdWorkGroupSize[I], CL_INVALID_WORK_GROUP_SIZE,
+                     "local_work_size differs from reqd_work_group_size");
+    } else if (HasReqd) {
+      // "local_work_size is NULL and the kernel has reqd_work_group_size".
+      return makeError(CL_INVALID_WORK_GROUP_SIZE,
+                       "the kernel requires a work-group size; local_work_size is NULL");
+    } else if (!Empty) {
+      Local = chooseLocalSize(D, WorkDim, Global);
+    }
+    WEFT_CHECK(!Kern->allArgsSet(), CL_INVALID_KERNEL_ARGS, "not every argument is set");
+    WEFT_CHECK(Kern->localMemSize() > D.props().LocalMemSize, CL_OUT_OF_RESOURCES,
+               "the kernel uses more __local memory than the device has");
+    WEFT_TRY(Wait, waitList(NumEvents, Events, &Queue->context()));
+
+    Kernel::Snapshot Snap = Kern->snapshot();
+    Snap.Launch->WorkDim = WorkDim;
+    Snap.Launch->GlobalSize = Global;
+    Snap.Launch->GlobalOffset = Offset;
+    Snap.Launch->LocalSize = Local;
+    Enqueue E{Queue, std::move(Wait)};
+    cl_command_type Type = CL_COMMAND_NDRANGE_KERNEL;
+    return submit(E, std::make_shared<KernelCommand>(*Queue, Type, *Kern, std::move(Snap)), Out,
+                  false);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue Q, cl_kernel K, cl_uint NumEvents,
+                                 const cl_event *Events, cl_event *Out) {
+  const size_t One = 1;
+  return api::clEnqueueNDRangeKernel(Q, K, 1, nullptr, &One, &One, NumEvents, Events, Out);
+}
+
+cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue Q, void(CL_CALLBACK *Fn)(void *),
+                                         void *Args, size_t CbArgs, cl_uint NumMemObjects,
+                                         const cl_mem *MemList, const void **ArgsMemLoc,
+                                         cl_uint NumEvents, const cl_event *Events,
+                                         cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_VALID(CommandQueue, Q);
+    // CL_DEVICE_EXECUTION_CAPABILITIES does not include CL_EXEC_NATIVE_KERNEL.
+    return makeError(CL_INVALID_OPERATION, "the device cannot execute native kernels");
+  });
+}
+
+cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue Q, cl_uint NumEvents,
+                                               const cl_event *Events, cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    return submit(E, std::make_shared<SyncCommand>(*E.Queue, CL_COMMAND_MARKER), Out, false);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue Q, cl_uint NumEvents,
+                                                const cl_event *Events, cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    return submit(E, std::make_shared<SyncCommand>(*E.Queue, CL_COMMAND_BARRIER), Out, false);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueMarker(cl_command_queue Q, cl_event *Out) {
+  return entry([&]() -> Status {
+    WEFT_CHECK(fromHandle<CommandQueue>(Q) && !Out, CL_INVALID_VALUE, "event is NULL");
+    WEFT_TRY(E, begin(Q, 0, nullptr));
+    return submit(E, std::make_shared<SyncCommand>(*E.Queue, CL_COMMAND_MARKER), Out, false);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue Q) {
+  return api::clEnqueueBarrierWithWaitList(Q, 0, nullptr, nullptr);
+}
+
+cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue Q, cl_uint NumEvents,
+                                          const cl_event *Events) {
+  return entry([&]() -> Status {
+    WEFT_VALID(CommandQueue, Q);
+    WEFT_CHECK(NumEvents == 0 || !Events, CL_INVALID_VALUE, "no events given");
+    for (cl_uint I = 0; I < NumEvents; ++I)
+      WEFT_VALID(Event, Events[I]);
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    // A barrier on exactly these events.
+    return submit(E, std::make_shared<SyncCommand>(*E.Queue, CL_COMMAND_BARRIER), nullptr, false);
+  });
+}
+
+} // namespace weft::api

@@ -1,0 +1,65 @@
+// Shared entry-point machinery: error reporting, the info writer, wait lists.
+#include "runtime/api/Entry.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace weft::api {
+
+cl_int report(const Error &E, const Context *Ctx) {
+  static const bool Debug = [] {
+    const char *V = std::getenv("WEFT_DEBUG");
+    return V && *V && *V != '0';
+  }();
+  if (Debug)
+    std::fprintf(stderr, "weft: error %d: %s\n", E.Code, E.Why.c_str());
+  if (Ctx)
+    Ctx->notify(E.Why);
+  return E.Code;
+}
+
+Status InfoValue::write(size_t ParamValueSize, void *ParamValue,
+                        size_t *ParamValueSizeRet) const {
+  if (ParamValue) {
+    WEFT_CHECK(ParamValueSize < Bytes.size(), CL_INVALID_VALUE,
+               "param_value_size is smaller than the value");
+    if (!Bytes.empty())
+      std::memcpy(ParamValue, Bytes.data(), Bytes.size());
+  }
+  if (ParamValueSizeRet)
+    *ParamValueSizeRet = Bytes.size();
+  return {};
+}
+
+Result<std::vector<Ref<Event>>> waitList(cl_uint NumEvents, const cl_event *Events,
+                                         const Context *Ctx) {
+  // "event_wait_list is NULL and num_events_in_wait_list > 0, or
+  // event_wait_list is not NULL and num_events_in_wait_list is 0".
+  WEFT_CHECK((Events == nullptr) != (NumEvents == 0), CL_INVALID_EVENT_WAIT_LIST,
+             "event_wait_list and num_events_in_wait_list disagree");
+  std::vector<Ref<Event>> Out;
+  Out.reserve(NumEvents);
+  for (cl_uint I = 0; I < NumEvents; ++I) {
+    Event *E = fromHandle<Event>(Events[I]);
+    WEFT_CHECK(!E, CL_INVALID_EVENT_WAIT_LIST, "event_wait_list holds an invalid event");
+    WEFT_CHECK(Ctx && &E->context() != Ctx, CL_INVALID_CONTEXT,
+               "an event in event_wait_list belongs to another context");
+    Out.emplace_back(E);
+  }
+  return Out;
+}
+
+void returnEvent(const Ref<Event> &Ev, cl_event *Out) {
+  if (Out)
+    *Out = Ev->handle();
+  else
+    Ev->release();
+}
+
+Status waitBlocking(const Ref<Event> &Ev) {
+  WEFT_CHECK(Ev->wait() < 0, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+             "the blocking command did not complete");
+  return {};
+}
+
+} // namespace weft::api

@@ -1,0 +1,168 @@
+// The machinery every API entry point shares: handle checking, the single
+// place where an Error becomes a cl_int, the info-query writer, wait-list
+// and event-return handling.
+//
+// An entry point reads: handles first (each with its own invalid-handle
+// code), then arguments, each under the sentence of the specification it
+// implements, then one call on an object. It is wrapped in entry() or
+// create(), the only `try` of the API layer.
+#pragma once
+
+#include "runtime/CommandQueue.h"
+#include "runtime/Context.h"
+#include "runtime/Device.h"
+#include "runtime/Event.h"
+#include "runtime/Kernel.h"
+#include "runtime/MemObject.h"
+#include "runtime/Platform.h"
+#include "runtime/Program.h"
+#include "runtime/Result.h"
+
+#include <cstring>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace weft::api {
+
+using namespace weft::rt;
+
+/// Evaluates a Result-returning expression; on error returns it from the
+/// enclosing function, else binds the value to Var.
+#define WEFT_TRY(Var, Expr)                                                    \
+  auto Var##Result_ = (Expr);                                                  \
+  if (!Var##Result_)                                                           \
+    return Var##Result_.error();                                               \
+  auto &Var = *Var##Result_
+
+/// Returns the invalid-handle error of T when H is not a live T.
+#define WEFT_VALID(T, H)                                                       \
+  do {                                                                         \
+    if (!::weft::api::fromHandle<T>(H))                                        \
+      return ::weft::rt::makeError(::weft::api::invalidHandleCode<T>(),         \
+                                   "invalid handle");                          \
+  } while (0)
+
+/// Returns an Error from the enclosing function when Cond holds.
+#define WEFT_CHECK(Cond, Code, Why)                                            \
+  do {                                                                         \
+    if (Cond)                                                                  \
+      return ::weft::rt::makeError(Code, Why);                                 \
+  } while (0)
+
+template <typename T> constexpr cl_int invalidHandleCode() {
+  switch (T::Kind) {
+  case HandleKind::Platform:
+    return CL_INVALID_PLATFORM;
+  case HandleKind::Device:
+    return CL_INVALID_DEVICE;
+  case HandleKind::Context:
+    return CL_INVALID_CONTEXT;
+  case HandleKind::CommandQueue:
+    return CL_INVALID_COMMAND_QUEUE;
+  case HandleKind::Mem:
+    return CL_INVALID_MEM_OBJECT;
+  case HandleKind::Program:
+    return CL_INVALID_PROGRAM;
+  case HandleKind::Kernel:
+    return CL_INVALID_KERNEL;
+  case HandleKind::Event:
+    return CL_INVALID_EVENT;
+  case HandleKind::Sampler:
+    return CL_INVALID_SAMPLER;
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+/// The object behind a handle, or nullptr if it is not a live T of ours.
+template <typename T> T *fromHandle(typename T::HandleType H) {
+  if (!H || H->Dispatch != icdDispatchTable() || H->Kind != T::Kind)
+    return nullptr;
+  return static_cast<T *>(H);
+}
+
+/// The object behind a handle, or the type's invalid-handle error.
+template <typename T> Result<T *> get(typename T::HandleType H) {
+  if (T *Obj = fromHandle<T>(H))
+    return Obj;
+  return makeError(invalidHandleCode<T>(), "invalid handle");
+}
+
+/// Logs an error (WEFT_DEBUG=1) and returns its code.
+cl_int report(const Error &E, const Context *Ctx = nullptr);
+
+/// Runs an entry point body returning Status; the only try of the layer.
+template <typename F> cl_int entry(F &&Body) noexcept {
+  try {
+    Status S = Body();
+    return S ? CL_SUCCESS : report(S.error());
+  } catch (const std::bad_alloc &) {
+    return CL_OUT_OF_HOST_MEMORY;
+  } catch (...) {
+    return CL_OUT_OF_RESOURCES;
+  }
+}
+
+/// Runs a create-style body returning Result<Handle>; stores the code.
+template <typename H, typename F> H create(cl_int *ErrcodeRet, F &&Body) noexcept {
+  cl_int Code = CL_SUCCESS;
+  H Out = nullptr;
+  try {
+    Result<H> R = Body();
+    if (R)
+      Out = *R;
+    else
+      Code = report(R.error());
+  } catch (const std::bad_alloc &) {
+    Code = CL_OUT_OF_HOST_MEMORY;
+  } catch (...) {
+    Code = CL_OUT_OF_RESOURCES;
+  }
+  if (ErrcodeRet)
+    *ErrcodeRet = Code;
+  return Out;
+}
+
+/// The value of one clGet*Info query, built first and written whole.
+class InfoValue {
+public:
+  InfoValue() = default;
+  template <typename T, typename = std::enable_if_t<std::is_trivially_copyable_v<T>>>
+  InfoValue(const T &V) : Bytes(sizeof(T)) {
+    std::memcpy(Bytes.data(), &V, sizeof(T));
+  }
+  InfoValue(const std::string &S) : Bytes(S.begin(), S.end()) { Bytes.push_back(0); }
+  InfoValue(const char *S) : InfoValue(std::string(S)) {}
+  template <typename T> InfoValue(const std::vector<T> &V) : Bytes(V.size() * sizeof(T)) {
+    if (!V.empty())
+      std::memcpy(Bytes.data(), V.data(), Bytes.size());
+  }
+  static InfoValue raw(const void *Data, size_t Size) {
+    InfoValue I;
+    I.Bytes.assign(static_cast<const char *>(Data), static_cast<const char *>(Data) + Size);
+    return I;
+  }
+  /// The clGet*Info contract: size to *SizeRet, value if it fits.
+  Status write(size_t ParamValueSize, void *ParamValue, size_t *ParamValueSizeRet) const;
+
+private:
+  std::vector<char> Bytes;
+};
+
+/// Checks a (num_events, event_list) pair and returns the events.
+/// CL_INVALID_EVENT_WAIT_LIST for a bad pair or handle, CL_INVALID_CONTEXT
+/// if an event belongs to another context than Ctx (when given).
+Result<std::vector<Ref<Event>>> waitList(cl_uint NumEvents, const cl_event *Events,
+                                         const Context *Ctx);
+
+/// Gives the command's event to the application (*Out) or drops the
+/// application reference it was born with.
+void returnEvent(const Ref<Event> &Ev, cl_event *Out);
+
+/// Blocks on Ev for a blocking command; the error a blocking call returns
+/// when the command (or its wait list) failed.
+Status waitBlocking(const Ref<Event> &Ev);
+
+} // namespace weft::api

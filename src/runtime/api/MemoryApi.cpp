@@ -1,0 +1,181 @@
+// Buffer and sub-buffer creation, memory-object queries and callbacks.
+#include "runtime/api/Api.h"
+#include "runtime/api/Entry.h"
+
+namespace weft::api {
+
+namespace {
+
+constexpr cl_mem_flags AccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags HostPtrFlags =
+    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+constexpr cl_mem_flags HostAccessFlags =
+    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+
+bool atMostOne(cl_mem_flags F) { return (F & (F - 1)) == 0; }
+
+/// The flag rules of clCreateBuffer: known bits, one access mode, one host
+/// access mode, USE_HOST_PTR alone among the host-pointer flags.
+Status checkMemFlags(cl_mem_flags Flags) {
+  WEFT_CHECK(Flags & ~(AccessFlags | HostPtrFlags | HostAccessFlags), CL_INVALID_VALUE,
+             "unknown bits in cl_mem_flags");
+  WEFT_CHECK(!atMostOne(Flags & AccessFlags), CL_INVALID_VALUE,
+             "more than one of CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY, CL_MEM_READ_ONLY");
+  WEFT_CHECK(!atMostOne(Flags & HostAccessFlags), CL_INVALID_VALUE,
+             "more than one of the CL_MEM_HOST_* access flags");
+  WEFT_CHECK((Flags & CL_MEM_USE_HOST_PTR) &&
+                 (Flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)),
+             CL_INVALID_VALUE, "CL_MEM_USE_HOST_PTR with ALLOC_HOST_PTR or COPY_HOST_PTR");
+  return {};
+}
+
+Result<cl_mem> createBuffer(cl_context C, const cl_mem_properties *Properties,
+                            cl_mem_flags Flags, size_t Size, void *HostPtr) {
+  WEFT_TRY(Ctx, get<Context>(C));
+  std::vector<cl_mem_properties> Props;
+  if (Properties) {
+    // OpenCL 3.0 defines no buffer properties: only the empty list is valid.
+    WEFT_CHECK(Properties[0] != 0, CL_INVALID_PROPERTY, "unknown buffer property");
+    Props.push_back(0);
+  }
+  if (auto S = checkMemFlags(Flags); !S)
+    return S.error();
+  if (!(Flags & AccessFlags))
+    Flags |= CL_MEM_READ_WRITE;
+  WEFT_CHECK(Size == 0, CL_INVALID_BUFFER_SIZE, "size is 0");
+  for (Device *D : Ctx->devices())
+    WEFT_CHECK(Size > D->props().MaxMemAllocSize, CL_INVALID_BUFFER_SIZE,
+               "size exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+  bool NeedsPtr = Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  WEFT_CHECK(NeedsPtr && !HostPtr, CL_INVALID_HOST_PTR,
+             "host_ptr is NULL with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");
+  WEFT_CHECK(!NeedsPtr && HostPtr, CL_INVALID_HOST_PTR,
+             "host_ptr given without CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");
+  WEFT_TRY(Buf, MemObject::createBuffer(*Ctx, Flags, Size, HostPtr, std::move(Props)));
+  return static_cast<cl_mem>(Buf.release());
+}
+
+Result<InfoValue> memInfo(MemObject &M, cl_mem_info Param) {
+  switch (Param) {
+  case CL_MEM_TYPE:
+    return InfoValue(M.type());
+  case CL_MEM_FLAGS:
+    return InfoValue(M.flags());
+  case CL_MEM_SIZE:
+    return InfoValue(M.size());
+  case CL_MEM_HOST_PTR:
+    return InfoValue(M.hostPtr() && (M.flags() & CL_MEM_USE_HOST_PTR) ? M.hostPtr() : nullptr);
+  case CL_MEM_MAP_COUNT:
+    return InfoValue(M.mapCount());
+  case CL_MEM_REFERENCE_COUNT:
+    return InfoValue(cl_uint(M.appRefCount()));
+  case CL_MEM_CONTEXT:
+    return InfoValue(static_cast<cl_context>(&M.context()));
+  case CL_MEM_ASSOCIATED_MEMOBJECT:
+    return InfoValue(static_cast<cl_mem>(M.parent()));
+  case CL_MEM_OFFSET:
+    return InfoValue(M.offset());
+  case CL_MEM_USES_SVM_POINTER:
+    return InfoValue(cl_bool(CL_FALSE));
+  case CL_MEM_PROPERTIES:
+    return InfoValue(M.properties());
+  default:
+    return makeError(CL_INVALID_VALUE, "unknown cl_mem_info " + std::to_string(Param));
+  }
+}
+
+} // namespace
+
+cl_mem CL_API_CALL clCreateBuffer(cl_context C, cl_mem_flags Flags, size_t Size, void *HostPtr,
+                                  cl_int *ErrcodeRet) {
+  return create<cl_mem>(ErrcodeRet,
+                        [&] { return createBuffer(C, nullptr, Flags, Size, HostPtr); });
+}
+
+cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context C, const cl_mem_properties *Properties,
+                                                cl_mem_flags Flags, size_t Size, void *HostPtr,
+                                                cl_int *ErrcodeRet) {
+  return create<cl_mem>(ErrcodeRet,
+                        [&] { return createBuffer(C, Properties, Flags, Size, HostPtr); });
+}
+
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem Buffer, cl_mem_flags Flags,
+                                     cl_buffer_create_type Type, const void *Info,
+                                     cl_int *ErrcodeRet) {
+  return create<cl_mem>(ErrcodeRet, [&]() -> Result<cl_mem> {
+    WEFT_TRY(Parent, get<MemObject>(Buffer));
+    WEFT_CHECK(Parent->parent(), CL_INVALID_MEM_OBJECT, "buffer is itself a sub-buffer");
+    WEFT_CHECK(Flags & HostPtrFlags, CL_INVALID_VALUE,
+               "host-pointer flags are not allowed on a sub-buffer");
+    if (auto S = checkMemFlags(Flags); !S)
+      return S.error();
+    cl_mem_flags PF = Parent->flags();
+    // Access flags the parent forbids.
+    WEFT_CHECK((PF & CL_MEM_WRITE_ONLY) && (Flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)),
+               CL_INVALID_VALUE, "parent is CL_MEM_WRITE_ONLY");
+    WEFT_CHECK((PF & CL_MEM_READ_ONLY) && (Flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)),
+               CL_INVALID_VALUE, "parent is CL_MEM_READ_ONLY");
+    WEFT_CHECK((PF & CL_MEM_HOST_WRITE_ONLY) && (Flags & CL_MEM_HOST_READ_ONLY),
+               CL_INVALID_VALUE, "parent is CL_MEM_HOST_WRITE_ONLY");
+    WEFT_CHECK((PF & CL_MEM_HOST_READ_ONLY) && (Flags & CL_MEM_HOST_WRITE_ONLY),
+               CL_INVALID_VALUE, "parent is CL_MEM_HOST_READ_ONLY");
+    WEFT_CHECK((PF & CL_MEM_HOST_NO_ACCESS) &&
+                   (Flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)),
+               CL_INVALID_VALUE, "parent is CL_MEM_HOST_NO_ACCESS");
+    WEFT_CHECK(Type != CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE,
+               "buffer_create_type is not CL_BUFFER_CREATE_TYPE_REGION");
+    WEFT_CHECK(!Info, CL_INVALID_VALUE, "buffer_create_info is NULL");
+    const auto *Region = static_cast<const cl_buffer_region *>(Info);
+    WEFT_CHECK(Region->size == 0, CL_INVALID_BUFFER_SIZE, "region size is 0");
+    WEFT_CHECK(!Parent->contains(Region->origin, Region->size), CL_INVALID_VALUE,
+               "region is out of the buffer's bounds");
+    WEFT_CHECK(Region->origin % BufferAlignment, CL_MISALIGNED_SUB_BUFFER_OFFSET,
+               "origin is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN");
+    // Unspecified access and host-access flags are inherited.
+    if (!(Flags & AccessFlags))
+      Flags |= PF & AccessFlags;
+    if (!(Flags & HostAccessFlags))
+      Flags |= PF & HostAccessFlags;
+    Flags |= PF & HostPtrFlags;
+    return static_cast<cl_mem>(
+        MemObject::createSubBuffer(*Parent, Flags, Region->origin, Region->size).release());
+  });
+}
+
+cl_int CL_API_CALL clRetainMemObject(cl_mem M) {
+  return entry([&]() -> Status {
+    WEFT_TRY(Mem, get<MemObject>(M));
+    Mem->retain();
+    return {};
+  });
+}
+
+cl_int CL_API_CALL clReleaseMemObject(cl_mem M) {
+  return entry([&]() -> Status {
+    WEFT_TRY(Mem, get<MemObject>(M));
+    WEFT_CHECK(!Mem->release(), CL_INVALID_MEM_OBJECT, "memory object already released");
+    return {};
+  });
+}
+
+cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M, cl_mem_info Param, size_t Size, void *Value,
+                                      size_t *SizeRet) {
+  return entry([&]() -> Status {
+    WEFT_TRY(Mem, get<MemObject>(M));
+    WEFT_TRY(Info, memInfo(*Mem, Param));
+    return Info.write(Size, Value, SizeRet);
+  });
+}
+
+cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem M,
+                                                    void(CL_CALLBACK *Fn)(cl_mem, void *),
+                                                    void *UserData) {
+  return entry([&]() -> Status {
+    WEFT_TRY(Mem, get<MemObject>(M));
+    WEFT_CHECK(!Fn, CL_INVALID_VALUE, "pfn_notify is NULL");
+    Mem->addDestructorCallback(Fn, UserData);
+    return {};
+  });
+}
+
+} // namespace weft::api

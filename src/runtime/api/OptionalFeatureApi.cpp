@@ -1,0 +1,184 @@
+// Entry points of OpenCL 3.0 optional features the device does not report
+// yet: images and samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE), pipes
+// (CL_DEVICE_PIPE_SUPPORT is CL_FALSE) and SVM (CL_DEVICE_SVM_CAPABILITIES
+// is 0). Each returns exactly what the specification requires of a device
+// without the feature, after the usual handle checks.
+#include "runtime/api/Api.h"
+#include "runtime/api/Entry.h"
+
+namespace weft::api {
+
+namespace {
+
+Status noImages(cl_context C) {
+  WEFT_VALID(Context, C);
+  // "CL_INVALID_OPERATION if there are no devices in context that support images".
+  return makeError(CL_INVALID_OPERATION, "no device in the context supports images");
+}
+
+/// Image commands: no image object can exist, so the image is invalid.
+Status imageCommand(cl_command_queue Q) {
+  WEFT_VALID(CommandQueue, Q);
+  return makeError(CL_INVALID_MEM_OBJECT, "not an image object");
+}
+
+} // namespace
+
+cl_mem CL_API_CALL clCreateImage(cl_context C, cl_mem_flags, const cl_image_format *,
+                                 const cl_image_desc *, void *, cl_int *ErrcodeRet) {
+  return create<cl_mem>(ErrcodeRet, [&]() -> Result<cl_mem> { return noImages(C).error(); });
+}
+
+cl_mem CL_API_CALL clCreateImageWithProperties(cl_context C, const cl_mem_properties *,
+                                               cl_mem_flags, const cl_image_format *,
+                                               const cl_image_desc *, void *,
+                                               cl_int *ErrcodeRet) {
+  return create<cl_mem>(ErrcodeRet, [&]() -> Result<cl_mem> { return noImages(C).error(); });
+}
+
+cl_mem CL_API_CALL clCreateImage2D(cl_context C, cl_mem_flags, const cl_image_format *, size_t,
+                                   size_t, size_t, void *, cl_int *ErrcodeRet) {
+  return create<cl_mem>(ErrcodeRet, [&]() -> Result<cl_mem> { return noImages(C).error(); });
+}
+
+cl_mem CL_API_CALL clCreateImage3D(cl_context C, cl_mem_flags, const cl_image_format *, size_t,
+                                   size_t, size_t, size_t, size_t, void *, cl_int *ErrcodeRet) {
+  return create<cl_mem>(ErrcodeRet, [&]() -> Result<cl_mem> { return noImages(C).error(); });
+}
+
+cl_int CL_API_CALL clGetSupportedImageFormats(cl_context C, cl_mem_flags Flags,
+                                              cl_mem_object_type Type, cl_uint NumEntries,
+                                              cl_image_format *Formats, cl_uint *NumFormats) {
+  return entry([&]() -> Status {
+    WEFT_VALID(Context, C);
+    WEFT_CHECK(NumEntries == 0 && Formats, CL_INVALID_VALUE, "num_entries is 0");
+    if (NumFormats)
+      *NumFormats = 0;
+    return {};
+  });
+}
+
+cl_int CL_API_CALL clGetImageInfo(cl_mem M, cl_image_info, size_t, void *, size_t *) {
+  return entry([&]() -> Status {
+    WEFT_VALID(MemObject, M);
+    return makeError(CL_INVALID_MEM_OBJECT, "not an image object");
+  });
+}
+
+cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue Q, cl_mem Image, cl_bool, const size_t *,
+                                      const size_t *, size_t, size_t, void *, cl_uint,
+                                      const cl_event *, cl_event *) {
+  return entry([&] { return imageCommand(Q); });
+}
+
+cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue Q, cl_mem Image, cl_bool, const size_t *,
+                                       const size_t *, size_t, size_t, const void *, cl_uint,
+                                       const cl_event *, cl_event *) {
+  return entry([&] { return imageCommand(Q); });
+}
+
+cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue Q, cl_mem Src, cl_mem Dst, const size_t *,
+                                      const size_t *, const size_t *, cl_uint, const cl_event *,
+                                      cl_event *) {
+  return entry([&] { return imageCommand(Q); });
+}
+
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue Q, cl_mem Src, cl_mem,
+                                              const size_t *, const size_t *, size_t, cl_uint,
+                                              const cl_event *, cl_event *) {
+  return entry([&] { return imageCommand(Q); });
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue Q, cl_mem, cl_mem Dst, size_t,
+                                              const size_t *, const size_t *, cl_uint,
+                                              const cl_event *, cl_event *) {
+  return entry([&] { return imageCommand(Q); });
+}
+
+void *CL_API_CALL clEnqueueMapImage(cl_command_queue Q, cl_mem Image, cl_bool, cl_map_flags,
+                                    const size_t *, const size_t *, size_t *, size_t *, cl_uint,
+                                    const cl_event *, cl_event *, cl_int *ErrcodeRet) {
+  return create<void *>(ErrcodeRet,
+                        [&]() -> Result<void *> { return imageCommand(Q).error(); });
+}
+
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue Q, cl_mem Image, const void *,
+                                      const size_t *, const size_t *, cl_uint, const cl_event *,
+                                      cl_event *) {
+  return entry([&] { return imageCommand(Q); });
+}
+
+cl_sampler CL_API_CALL clCreateSampler(cl_context C, cl_bool, cl_addressing_mode, cl_filter_mode,
+                                       cl_int *ErrcodeRet) {
+  return create<cl_sampler>(ErrcodeRet,
+                            [&]() -> Result<cl_sampler> { return noImages(C).error(); });
+}
+
+cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context C, const cl_sampler_properties *,
+                                                     cl_int *ErrcodeRet) {
+  return create<cl_sampler>(ErrcodeRet,
+                            [&]() -> Result<cl_sampler> { return noImages(C).error(); });
+}
+
+// No sampler object can be created, so every sampler handle is invalid.
+cl_int CL_API_CALL clRetainSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
+cl_int CL_API_CALL clReleaseSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
+cl_int CL_API_CALL clGetSamplerInfo(cl_sampler, cl_sampler_info, size_t, void *, size_t *) {
+  return CL_INVALID_SAMPLER;
+}
+
+cl_mem CL_API_CALL clCreatePipe(cl_context C, cl_mem_flags, cl_uint, cl_uint,
+                                const cl_pipe_properties *, cl_int *ErrcodeRet) {
+  return create<cl_mem>(ErrcodeRet, [&]() -> Result<cl_mem> {
+    WEFT_VALID(Context, C);
+    return makeError(CL_INVALID_OPERATION, "no device in the context supports pipes");
+  });
+}
+
+cl_int CL_API_CALL clGetPipeInfo(cl_mem M, cl_pipe_info, size_t, void *, size_t *) {
+  return entry([&]() -> Status {
+    WEFT_VALID(MemObject, M);
+    return makeError(CL_INVALID_MEM_OBJECT, "not a pipe object");
+  });
+}
+
+// SVM: "If no devices in context support SVM, clSVMAlloc returns NULL".
+void *CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t, cl_uint) { return nullptr; }
+void CL_API_CALL clSVMFree(cl_context, void *) {}
+
+namespace {
+Status noSvm(cl_command_queue Q) {
+  WEFT_VALID(CommandQueue, Q);
+  return makeError(CL_INVALID_OPERATION, "the device does not support SVM");
+}
+} // namespace
+
+cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue Q, cl_uint, void *[],
+                                    void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[],
+                                                        void *),
+                                    void *, cl_uint, const cl_event *, cl_event *) {
+  return entry([&] { return noSvm(Q); });
+}
+cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue Q, cl_bool, void *, const void *, size_t,
+                                      cl_uint, const cl_event *, cl_event *) {
+  return entry([&] { return noSvm(Q); });
+}
+cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue Q, void *, const void *, size_t, size_t,
+                                       cl_uint, const cl_event *, cl_event *) {
+  return entry([&] { return noSvm(Q); });
+}
+cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue Q, cl_bool, cl_map_flags, void *, size_t,
+                                   cl_uint, const cl_event *, cl_event *) {
+  return entry([&] { return noSvm(Q); });
+}
+cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue Q, void *, cl_uint, const cl_event *,
+                                     cl_event *) {
+  return entry([&] { return noSvm(Q); });
+}
+cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue Q, cl_uint, const void **,
+                                          const size_t *, cl_mem_migration_flags, cl_uint,
+                                          const cl_event *, cl_event *) {
+  return entry([&] { return noSvm(Q); });
+}
+
+} // namespace weft::api

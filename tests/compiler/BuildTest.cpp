@@ -1,0 +1,162 @@
+// Builds that must fail cleanly (bad source, bad options, unsupported
+// constructs) and the kernel descriptions of successful ones.
+#include "KernelRunner.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+namespace weft::compiler::test {
+
+namespace {
+
+std::variant<rt::BuildOutput, rt::BuildFailure> build(const std::string &Src, const std::string &Opts = "") {
+  return rt::ProgramCompiler::get().buildSource(Src, Opts);
+}
+
+} // namespace
+
+TEST(BuildTest, SyntaxErrorFailsWithClangDiagnostics) {
+  auto R = build("kernel void k(global int *p) { p[0] = undeclared_thing + ; }");
+  ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(R));
+  const auto &F = std::get<rt::BuildFailure>(R);
+  EXPECT_EQ(F.Code, CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(F.Log.find("error"), std::string::npos) << F.Log;
+  EXPECT_NE(F.Log.find("undeclared_thing"), std::string::npos) << F.Log;
+}
+
+TEST(BuildTest, UnknownOptionIsInvalidBuildOptions) {
+  for (const char *Opt : {"-cl-no-such-option", "-cl-std=CL9.9", "-D", "--foo"}) {
+    auto R = build("kernel void k() {}", Opt);
+    ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(R)) << Opt;
+    EXPECT_EQ(std::get<rt::BuildFailure>(R).Code, CL_INVALID_BUILD_OPTIONS) << Opt;
+  }
+}
+
+TEST(BuildTest, OptionsAreApplied) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    #ifndef WIDTH
+    #error WIDTH missing
+    #endif
+    kernel void k(global int *p) { p[get_global_id(0)] = WIDTH + FLAG; })",
+                      "-D WIDTH=5 -DFLAG -cl-fast-relaxed-math -cl-mad-enable -w -cl-std=CL3.0"));
+  std::vector<int> Out(4, 0);
+  NDRange R;
+  R.Global[0] = 4;
+  R.Local[0] = 2;
+  ASSERT_TRUE(P.run("k", R, {Arg::pointer(Out.data())}));
+  EXPECT_EQ(Out[3], 6);
+}
+
+TEST(BuildTest, WerrorTurnsWarningsIntoFailure) {
+  const char *Src = "kernel void k(global int *p) { uchar c = 300; p[0] = c; }";
+  auto Plain = build(Src);
+  ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(Plain));
+  EXPECT_NE(std::get<rt::BuildOutput>(Plain).Log.find("warning"), std::string::npos);
+  auto Werror = build(Src, "-Werror");
+  ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(Werror));
+  EXPECT_EQ(std::get<rt::BuildFailure>(Werror).Code, CL_BUILD_PROGRAM_FAILURE);
+  auto Quiet = build(Src, "-w");
+  ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(Quiet));
+  EXPECT_EQ(std::get<rt::BuildOutput>(Quiet).Log.find("warning"), std::string::npos);
+}
+
+TEST(BuildTest, RecursionIsRejected) {
+  auto R = build("int f(int n) { return n ? f(n - 1) : 0; } kernel void k(global int *p) { p[0] = f(p[1]); }");
+  ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(R));
+  EXPECT_EQ(std::get<rt::BuildFailure>(R).Code, CL_BUILD_PROGRAM_FAILURE);
+}
+
+TEST(BuildTest, KernelDescriptions) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    __attribute__((reqd_work_group_size(16, 4, 1))) __attribute__((vec_type_hint(float4)))
+    kernel void a(global const float *restrict in, constant int *c, local volatile int *l,
+                  uint n, sampler_t s) {}
+    __attribute__((work_group_size_hint(8, 1, 1)))
+    kernel void b(global int *p) {})",
+                      "-cl-kernel-arg-info"));
+  const rt::KernelDesc *A = P.kernel("a");
+  ASSERT_NE(A, nullptr);
+  ASSERT_EQ(A->Args.size(), 5u);
+  EXPECT_EQ(A->Args[0].Kind, rt::ArgKind::GlobalPointer);
+  EXPECT_EQ(A->Args[0].AddressQualifier, (cl_uint)CL_KERNEL_ARG_ADDRESS_GLOBAL);
+  EXPECT_EQ(A->Args[0].TypeQualifier, (cl_bitfield)(CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT));
+  EXPECT_EQ(A->Args[0].TypeName, "float*");
+  EXPECT_EQ(A->Args[0].Name, "in");
+  EXPECT_EQ(A->Args[1].Kind, rt::ArgKind::ConstantPointer);
+  EXPECT_EQ(A->Args[2].Kind, rt::ArgKind::LocalPointer);
+  EXPECT_EQ(A->Args[2].TypeQualifier, (cl_bitfield)CL_KERNEL_ARG_TYPE_VOLATILE);
+  EXPECT_EQ(A->Args[3].Kind, rt::ArgKind::ByValue);
+  EXPECT_EQ(A->Args[3].Size, 4u);
+  EXPECT_EQ(A->Args[3].TypeName, "uint");
+  EXPECT_EQ(A->Args[4].Kind, rt::ArgKind::Sampler);
+  EXPECT_EQ(A->ReqdWorkGroupSize, (std::array<size_t, 3>{16, 4, 1}));
+  EXPECT_EQ(A->Attributes, "reqd_work_group_size(16,4,1) vec_type_hint(float4)");
+  const rt::KernelDesc *B = P.kernel("b");
+  ASSERT_NE(B, nullptr);
+  EXPECT_EQ(B->WorkGroupSizeHint, (std::array<size_t, 3>{8, 1, 1}));
+  EXPECT_EQ(B->Attributes, "work_group_size_hint(8,1,1)");
+
+  Program NoNames;
+  ASSERT_TRUE(NoNames.build("kernel void k(global int *p) {}"));
+  EXPECT_EQ(NoNames.kernel("k")->Args[0].Name, "");
+}
+
+TEST(BuildTest, EveryClStdBuilds) {
+  for (const char *Std : {"CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"}) {
+    Program P;
+    EXPECT_TRUE(P.build("kernel void k(global float *p) { p[get_global_id(0)] = sqrt(p[0]); }",
+                        std::string("-cl-std=") + Std))
+        << Std;
+  }
+}
+
+TEST(BuildTest, OptDisableStillRuns) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global int *p) {
+      local int t[4];
+      t[get_local_id(0)] = get_global_id(0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      p[get_global_id(0)] = t[3 - get_local_id(0)];
+    })",
+                      "-cl-opt-disable"));
+  std::vector<int> Out(8, -1);
+  NDRange R;
+  R.Global[0] = 8;
+  R.Local[0] = 4;
+  ASSERT_TRUE(P.run("k", R, {Arg::pointer(Out.data())}));
+  for (int I = 0; I < 8; ++I)
+    EXPECT_EQ(Out[I], I / 4 * 4 + 3 - I % 4);
+}
+
+} // namespace weft::compiler::test
+
+namespace weft::compiler::test {
+
+TEST(BuildTest, ConcurrentBuildsFromSeveralThreads) {
+  auto Work = [](int Seed, bool *Ok) {
+    Program P;
+    *Ok = P.build("kernel void k(global int *p) { p[get_global_id(0)] = SEED + (int)get_local_id(0); }",
+                  "-DSEED=" + std::to_string(Seed));
+    if (!*Ok)
+      return;
+    std::vector<int> Out(8, -1);
+    NDRange R;
+    R.Global[0] = 8;
+    R.Local[0] = 4;
+    *Ok = P.run("k", R, {Arg::pointer(Out.data())}) && Out[5] == Seed + 1;
+  };
+  bool Ok[4] = {};
+  std::vector<std::thread> Threads;
+  for (int I = 0; I < 4; ++I)
+    Threads.emplace_back(Work, I * 100, &Ok[I]);
+  for (std::thread &T : Threads)
+    T.join();
+  for (bool B : Ok)
+    EXPECT_TRUE(B);
+}
+
+} // namespace weft::compiler::test

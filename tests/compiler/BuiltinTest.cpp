@@ -1,0 +1,227 @@
+// A sample of the builtin library, run through real kernels: math against
+// libm, integer functions, common/geometric/relational, vload/vstore in both
+// manglings (CL1.2 named address spaces, CL2.0 generic), conversions, and
+// atomics on global and local memory.
+#include "KernelRunner.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace weft::compiler::test {
+
+namespace {
+
+NDRange range1(size_t Global, size_t Local) {
+  NDRange R;
+  R.Global[0] = Global;
+  R.Local[0] = Local;
+  return R;
+}
+
+} // namespace
+
+TEST(BuiltinTest, FloatMathMatchesLibm) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global const float *x, global float *out) {
+      size_t i = get_global_id(0);
+      float v = x[i];
+      out[i * 8 + 0] = sin(v);
+      out[i * 8 + 1] = exp(v);
+      out[i * 8 + 2] = pow(v, 1.5f);
+      out[i * 8 + 3] = atan2(v, 2.0f);
+      out[i * 8 + 4] = fma(v, v, 1.0f);
+      out[i * 8 + 5] = tanh(v);
+      float4 q = sqrt((float4)(v, v * 2, v * 3, v * 4));
+      out[i * 8 + 6] = q.w;
+      out[i * 8 + 7] = hypot(v, 3.0f) + rsqrt(v) + native_log2(v);
+    })"));
+  std::vector<float> X(64), Out(64 * 8);
+  for (int I = 0; I < 64; ++I)
+    X[I] = 0.1f + I * 0.05f;
+  ASSERT_TRUE(P.run("k", range1(64, 16), {Arg::pointer(X.data()), Arg::pointer(Out.data())}));
+  for (int I = 0; I < 64; ++I) {
+    float V = X[I];
+    EXPECT_FLOAT_EQ(Out[I * 8 + 0], std::sin(V));
+    EXPECT_FLOAT_EQ(Out[I * 8 + 1], std::exp(V));
+    EXPECT_FLOAT_EQ(Out[I * 8 + 2], std::pow(V, 1.5f));
+    EXPECT_FLOAT_EQ(Out[I * 8 + 3], std::atan2(V, 2.0f));
+    EXPECT_FLOAT_EQ(Out[I * 8 + 4], std::fma(V, V, 1.0f));
+    EXPECT_FLOAT_EQ(Out[I * 8 + 5], std::tanh(V));
+    EXPECT_FLOAT_EQ(Out[I * 8 + 6], std::sqrt(V * 4));
+    EXPECT_NEAR(Out[I * 8 + 7], std::hypot(V, 3.0f) + 1 / std::sqrt(V) + std::log2(V), 1e-4);
+  }
+}
+
+TEST(BuiltinTest, DoubleMath) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global double *out) {
+      double v = 0.5 + get_global_id(0);
+      double2 c = cos((double2)(v, -v));
+      out[get_global_id(0)] = log10(v) + c.y + cbrt(v) + fmod(v, 0.3);
+    })"));
+  std::vector<double> Out(8);
+  ASSERT_TRUE(P.run("k", range1(8, 4), {Arg::pointer(Out.data())}));
+  for (int I = 0; I < 8; ++I) {
+    double V = 0.5 + I;
+    EXPECT_DOUBLE_EQ(Out[I], std::log10(V) + std::cos(-V) + std::cbrt(V) + std::fmod(V, 0.3));
+  }
+}
+
+TEST(BuiltinTest, IntegerFunctions) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global int *out, global uint *uout, global long *lout) {
+      out[0] = abs(-5);
+      out[1] = add_sat(INT_MAX, 5);
+      out[2] = sub_sat((char)-100, (char)100);
+      out[3] = clz(1);
+      out[4] = popcount(0xF0F0);
+      out[5] = mul_hi(0x40000000, 8);
+      out[6] = (int)rotate(0x80000001u, 1u);
+      out[7] = hadd(7, 8);
+      out[8] = rhadd(7, 8);
+      out[9] = clamp(17, 0, 10);
+      out[10] = mad24(3, 4, 5);
+      out[11] = ctz(8);
+      int4 m = max((int4)(1, 9, -3, 4), (int4)(2));
+      out[12] = m.x + m.y + m.z + m.w;
+      uout[0] = abs_diff(-3, 4);
+      uout[1] = upsample((ushort)1, (ushort)2);
+      lout[0] = mul_hi(-1L, 5L);
+      lout[1] = mad_sat(LONG_MAX, 2L, 0L);
+      lout[2] = (long)mul_hi(0xFFFFFFFFFFFFFFFFUL, 0xFFFFFFFFFFFFFFFFUL);
+    })", "-cl-std=CL2.0"));
+  std::vector<int32_t> Out(13);
+  std::vector<uint32_t> UOut(2);
+  std::vector<int64_t> LOut(3);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data()), Arg::pointer(UOut.data()), Arg::pointer(LOut.data())}));
+  std::vector<int32_t> Expect = {5, INT32_MAX, -128, 31, 8, 2, 3, 7, 8, 10, 17, 3, 2 + 9 + 2 + 4};
+  EXPECT_EQ(Out, Expect);
+  EXPECT_EQ(UOut[0], 7u);
+  EXPECT_EQ(UOut[1], 0x10002u);
+  EXPECT_EQ(LOut[0], -1);
+  EXPECT_EQ(LOut[1], INT64_MAX);
+  EXPECT_EQ(LOut[2], (int64_t)0xFFFFFFFFFFFFFFFEull);
+}
+
+TEST(BuiltinTest, CommonGeometricRelational) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global float *out, global int *iout) {
+      float3 a = (float3)(1, 2, 3), b = (float3)(4, 5, 6);
+      float3 c = cross(a, b);
+      out[0] = dot(a, b);
+      out[1] = c.x; out[2] = c.y; out[3] = c.z;
+      out[4] = length((float2)(3, 4));
+      out[5] = normalize((float4)(0, 0, 5, 0)).z;
+      out[6] = mix(1.0f, 3.0f, 0.25f);
+      out[7] = smoothstep(0.0f, 1.0f, 0.5f);
+      out[8] = degrees(M_PI_F);
+      out[9] = sign(-2.0f);
+      float4 s = select((float4)(1), (float4)(2), (int4)(0, -1, 0, -1));
+      out[10] = s.x + s.y * 10 + s.z * 100 + s.w * 1000;
+      iout[0] = isnan(NAN);
+      iout[1] = isinf(-INFINITY);
+      int4 e = isequal((float4)(1, 2, 3, 4), (float4)(1, 0, 3, 0));
+      iout[2] = e.x; iout[3] = e.y;
+      iout[4] = any((int4)(0, 0, -1, 0));
+      iout[5] = all((int4)(-1, -1, 0, -1));
+      iout[6] = signbit(-0.0f);
+      iout[7] = bitselect(0x0F, 0xF0, 0x3C);
+    })"));
+  std::vector<float> Out(11);
+  std::vector<int> IOut(8);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data()), Arg::pointer(IOut.data())}));
+  std::vector<float> Expect = {32, -3, 6, -3, 5, 1, 1.5f, 0.5f, 180, -1, 2121};
+  for (size_t I = 0; I < Expect.size(); ++I)
+    EXPECT_NEAR(Out[I], Expect[I], 1e-4) << I;
+  std::vector<int> IExpect = {1, 1, -1, 0, 1, 0, 1, 0x33};
+  EXPECT_EQ(IOut, IExpect);
+}
+
+TEST(BuiltinTest, VloadVstoreBothManglings) {
+  const char *Src = R"(
+    kernel void k(global const float *in, global float *out) {
+      size_t i = get_global_id(0);
+      float3 v = vload3(i, in + 1);           // unaligned element offset
+      private float tmp[4];
+      vstore4((float4)(v, 1.0f), 0, tmp);
+      float4 w = vload4(0, tmp);
+      vstore3(w.xyz * 2, i, out);
+      vstore2((float2)(0, 0), 0, (global float *)0 + 0 * i + (size_t)(out + 100)/sizeof(float) - (size_t)0);
+    })";
+  for (const char *Std : {"-cl-std=CL1.2", "-cl-std=CL2.0"}) {
+    Program P;
+    ASSERT_TRUE(P.build(Src, Std)) << Std;
+    std::vector<float> In(40), Out(102, -1);
+    for (int I = 0; I < 40; ++I)
+      In[I] = float(I);
+    ASSERT_TRUE(P.run("k", range1(8, 4), {Arg::pointer(In.data()), Arg::pointer(Out.data())}));
+    for (int I = 0; I < 24; ++I)
+      EXPECT_EQ(Out[I], 2 * In[I + 1]) << Std << " " << I;
+    EXPECT_EQ(Out[100], 0.0f);
+  }
+}
+
+TEST(BuiltinTest, Conversions) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global int *out) {
+      out[0] = convert_int(3.7f);
+      out[1] = convert_int_rte(2.5f);
+      out[2] = convert_int_rtp(2.1f);
+      out[3] = convert_int_rtn(-2.1f);
+      out[4] = convert_uchar_sat(300);
+      out[5] = convert_char_sat(-300);
+      out[6] = convert_int_sat(1e20f);
+      out[7] = convert_int_sat(NAN);
+      out[8] = convert_ushort_sat(-5);
+      int4 v = convert_int4_sat_rte((float4)(1.5f, -1.5f, 3e10f, 0.49f));
+      out[9] = v.x; out[10] = v.y; out[11] = v.z; out[12] = v.w;
+      uint2 u = convert_uint2_sat((long2)(-1, 5000000000L));
+      out[13] = (int)u.x; out[14] = (int)u.y;
+      float2 f = convert_float2((int2)(7, -8));
+      out[15] = (int)(f.x * 10) + (int)f.y;
+    })"));
+  std::vector<int32_t> Out(16);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data())}));
+  std::vector<int32_t> Expect = {3, 2, 3, -3, 255, -128, INT32_MAX, 0, 0, 2, -2, INT32_MAX, 0, 0, -1, 62};
+  EXPECT_EQ(Out, Expect);
+}
+
+TEST(BuiltinTest, AtomicsGlobalAndLocal) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+    kernel void k(global int *g, global long *gl, global float *gf, global uint *um) {
+      local int counter;
+      if (get_local_id(0) == 0) counter = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      atomic_inc(&counter);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (get_local_id(0) == 0) atomic_add(&g[0], counter);
+      atomic_max(&g[1], (int)get_global_id(0));
+      atom_add(&gl[0], 1L << 33);
+      atomic_cmpxchg(&g[2], 0, 7);
+      atomic_xchg(&gf[0], 2.5f);
+      atomic_min(&um[0], (uint)get_global_id(0) + 3);
+      atomic_or(&g[3], 1 << (get_global_id(0) % 8));
+    })"));
+  std::vector<int32_t> G = {0, -1, 0, 0};
+  std::vector<int64_t> GL = {0};
+  std::vector<float> GF = {0};
+  std::vector<uint32_t> UM = {1000};
+  ASSERT_TRUE(P.run("k", range1(64, 16), {Arg::pointer(G.data()), Arg::pointer(GL.data()), Arg::pointer(GF.data()), Arg::pointer(UM.data())}));
+  EXPECT_EQ(G[0], 64);
+  EXPECT_EQ(G[1], 63);
+  EXPECT_EQ(G[2], 7);
+  EXPECT_EQ(G[3], 0xFF);
+  EXPECT_EQ(GL[0], 64ll << 33);
+  EXPECT_EQ(GF[0], 2.5f);
+  EXPECT_EQ(UM[0], 3u);
+}
+
+} // namespace weft::compiler::test

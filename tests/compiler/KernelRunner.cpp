@@ -1,0 +1,113 @@
+// The hand-written launcher of KernelRunner.h: fills a WorkGroupContext per
+// group, gives the group a local arena (static locals, then __local
+// arguments, each 128-byte aligned) and a private arena of
+// PrivateFrameSize per work-item, and calls the work-group function.
+#include "KernelRunner.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace weft::compiler::test {
+
+namespace {
+
+size_t alignUp(size_t V, size_t A) { return (V + A - 1) / A * A; }
+
+struct AlignedBuffer {
+  explicit AlignedBuffer(size_t Size)
+      : Ptr(static_cast<char *>(std::aligned_alloc(rt::LocalMemAlignment,
+                                                   alignUp(Size ? Size : 1, rt::LocalMemAlignment)))) {
+    std::memset(Ptr, 0xcd, alignUp(Size ? Size : 1, rt::LocalMemAlignment));
+  }
+  ~AlignedBuffer() { std::free(Ptr); }
+  char *Ptr;
+};
+
+} // namespace
+
+bool Program::build(const std::string &Source, const std::string &Options) {
+  auto Result = rt::ProgramCompiler::get().buildSource(Source, Options);
+  if (auto *F = std::get_if<rt::BuildFailure>(&Result)) {
+    Log = F->Log;
+    ADD_FAILURE() << "build failed (" << F->Code << "):\n" << F->Log;
+    return false;
+  }
+  Out = std::move(std::get<rt::BuildOutput>(Result));
+  Log = Out.Log;
+  return true;
+}
+
+const rt::KernelDesc *Program::kernel(const std::string &Name) const {
+  for (const rt::KernelDesc &D : Out.Kernels)
+    if (D.Name == Name)
+      return &D;
+  return nullptr;
+}
+
+bool Program::run(const std::string &Name, const NDRange &R, const std::vector<Arg> &Args) {
+  const rt::KernelDesc *D = kernel(Name);
+  rt::WorkGroupFn Fn = Out.Exe ? Out.Exe->lookup(Name) : nullptr;
+  if (!D || !Fn) {
+    ADD_FAILURE() << "no kernel " << Name;
+    return false;
+  }
+  if (D->Args.size() != Args.size()) {
+    ADD_FAILURE() << "kernel " << Name << " takes " << D->Args.size() << " arguments";
+    return false;
+  }
+  // Local arena: static locals, then __local arguments.
+  size_t LocalBytes = alignUp(D->StaticLocalSize, rt::LocalMemAlignment);
+  std::vector<size_t> LocalOffsets(Args.size(), 0);
+  for (size_t I = 0; I < Args.size(); ++I)
+    if (Args[I].K == Arg::Local) {
+      LocalOffsets[I] = LocalBytes;
+      LocalBytes += alignUp(Args[I].LocalSize, rt::LocalMemAlignment);
+    }
+  AlignedBuffer Local(LocalBytes);
+  size_t MaxItems = R.Local[0] * R.Local[1] * R.Local[2];
+  AlignedBuffer Private(D->PrivateFrameSize * MaxItems);
+
+  std::vector<void *> LocalPtrs(Args.size());
+  std::vector<void *> Slots(Args.size());
+  for (size_t I = 0; I < Args.size(); ++I) {
+    switch (Args[I].K) {
+    case Arg::Value:
+      Slots[I] = const_cast<char *>(Args[I].Bytes.data());
+      break;
+    case Arg::Pointer:
+      Slots[I] = const_cast<void **>(&Args[I].Ptr);
+      break;
+    case Arg::Local:
+      LocalPtrs[I] = Local.Ptr + LocalOffsets[I];
+      Slots[I] = &LocalPtrs[I];
+      break;
+    }
+  }
+
+  rt::WorkGroupContext Ctx{};
+  Ctx.WorkDim = R.Dims;
+  for (unsigned Dm = 0; Dm < 3; ++Dm) {
+    bool Used = Dm < R.Dims;
+    Ctx.GlobalSize[Dm] = Used ? R.Global[Dm] : 1;
+    Ctx.EnqueuedLocalSize[Dm] = Used ? R.Local[Dm] : 1;
+    Ctx.GlobalOffset[Dm] = Used ? R.Offset[Dm] : 0;
+    Ctx.NumGroups[Dm] = (Ctx.GlobalSize[Dm] + Ctx.EnqueuedLocalSize[Dm] - 1) / Ctx.EnqueuedLocalSize[Dm];
+  }
+  Ctx.LocalMem = Local.Ptr;
+  Ctx.PrivateMem = Private.Ptr;
+  for (uint64_t Gz = 0; Gz < Ctx.NumGroups[2]; ++Gz)
+    for (uint64_t Gy = 0; Gy < Ctx.NumGroups[1]; ++Gy)
+      for (uint64_t Gx = 0; Gx < Ctx.NumGroups[0]; ++Gx) {
+        uint64_t G[3] = {Gx, Gy, Gz};
+        for (unsigned Dm = 0; Dm < 3; ++Dm) {
+          Ctx.GroupId[Dm] = G[Dm];
+          uint64_t Start = G[Dm] * Ctx.EnqueuedLocalSize[Dm];
+          Ctx.LocalSize[Dm] = std::min<uint64_t>(Ctx.EnqueuedLocalSize[Dm], Ctx.GlobalSize[Dm] - Start);
+        }
+        Fn(Slots.data(), &Ctx);
+      }
+  return true;
+}
+
+} // namespace weft::compiler::test

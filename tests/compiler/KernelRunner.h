@@ -1,0 +1,64 @@
+// Test helper: builds OpenCL C with the ProgramCompiler and runs a kernel's
+// work-group function over an NDRange by hand — the job the CPU device does
+// in the runtime, reduced to a loop over groups on one thread.
+#pragma once
+
+#include "runtime/ProgramCompiler.h"
+
+#include <array>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft::compiler::test {
+
+/// One kernel argument: bytes of a by-value value, a pointer, or a __local size.
+struct Arg {
+  enum Kind { Value, Pointer, Local } K = Value;
+  std::vector<char> Bytes;
+  void *Ptr = nullptr;
+  size_t LocalSize = 0;
+
+  template <typename T> static Arg value(const T &V) {
+    Arg A;
+    A.Bytes.resize(sizeof(T));
+    std::memcpy(A.Bytes.data(), &V, sizeof(T));
+    return A;
+  }
+  static Arg pointer(void *P) {
+    Arg A;
+    A.K = Pointer;
+    A.Ptr = P;
+    return A;
+  }
+  static Arg local(size_t Size) {
+    Arg A;
+    A.K = Local;
+    A.LocalSize = Size;
+    return A;
+  }
+};
+
+struct NDRange {
+  unsigned Dims = 1;
+  std::array<size_t, 3> Global{1, 1, 1};
+  std::array<size_t, 3> Local{1, 1, 1};
+  std::array<size_t, 3> Offset{0, 0, 0};
+};
+
+class Program {
+public:
+  /// Builds Source; fails the current test (and returns false) on error.
+  bool build(const std::string &Source, const std::string &Options = "");
+  const rt::KernelDesc *kernel(const std::string &Name) const;
+  /// Runs kernel Name over Range (non-uniform edge groups allowed).
+  bool run(const std::string &Name, const NDRange &Range, const std::vector<Arg> &Args);
+  const std::string &log() const { return Log; }
+
+private:
+  rt::BuildOutput Out;
+  std::string Log;
+};
+
+} // namespace weft::compiler::test

@@ -1,0 +1,150 @@
+// IR-in/IR-out tests of the work-group passes: small modules written as
+// LLVM assembly, run through the passes, and checked for the properties the
+// pass promises (see each pass file's header).
+#include "compiler/BarrierStatePass.h"
+#include "compiler/KernelPipeline.h"
+#include "compiler/WorkItemFunction.h"
+
+#include <gtest/gtest.h>
+#include <set>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+
+using namespace llvm;
+
+namespace weft::compiler::test {
+
+namespace {
+
+std::unique_ptr<Module> parse(LLVMContext &C, const char *Text) {
+  SMDiagnostic Err;
+  std::unique_ptr<Module> M = parseAssemblyString(Text, Err, C);
+  if (!M) {
+    std::string S;
+    raw_string_ostream OS(S);
+    Err.print("test", OS);
+    ADD_FAILURE() << OS.str();
+  }
+  return M;
+}
+
+unsigned numMatching(Function &F, function_ref<bool(Instruction &)> Pred) {
+  unsigned N = 0;
+  for (Instruction &I : instructions(F))
+    N += Pred(I);
+  return N;
+}
+
+// A kernel with a barrier in a loop and a private array and a value live
+// across the barrier; the x86-64 data layout stands in for "retargeted".
+const char *BarrierKernel = R"(
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+declare i64 @_Z12get_local_idj(i32)
+declare void @_Z7barrierj(i32)
+define void @k(ptr addrspace(1) %out, i32 %n) !kernel_arg_addr_space !0 {
+entry:
+  %arr = alloca [4 x i32], align 4
+  %lid = call i64 @_Z12get_local_idj(i32 0)
+  %v = trunc i64 %lid to i32
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %acc = phi i32 [ %v, %entry ], [ %acc.next, %loop ]
+  store i32 %acc, ptr %arr, align 4
+  call void @_Z7barrierj(i32 1)
+  %ld = load i32, ptr %arr, align 4
+  %acc.next = add i32 %ld, 1
+  %i.next = add i32 %i, 1
+  %c = icmp slt i32 %i.next, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  %p = getelementptr i32, ptr addrspace(1) %out, i64 %lid
+  store i32 %acc.next, ptr addrspace(1) %p, align 4
+  ret void
+}
+!0 = !{i32 1, i32 0}
+)";
+
+} // namespace
+
+TEST(PassTest, WorkGroupPassesProduceWorkGroupFunction) {
+  LLVMContext C;
+  auto M = parse(C, BarrierKernel);
+  ASSERT_TRUE(M);
+  std::string Log;
+  ASSERT_TRUE(KernelPipeline::runWorkGroupPasses(*M, Log)) << Log;
+  Function *WG = M->getFunction("__weft_wg_k");
+  ASSERT_NE(WG, nullptr);
+  EXPECT_FALSE(WG->hasLocalLinkage());
+  EXPECT_EQ(WG->arg_size(), 2u);
+  EXPECT_GT(wi::sizeAttr(*WG, wi::FrameSizeAttr), 16u); // array + demoted values
+  EXPECT_EQ(wi::sizeAttr(*WG, wi::PrivateSizeAttr), 16u);
+  // Everything is inlined: no calls to the barrier, the work-item functions
+  // or the work-item function.
+  EXPECT_EQ(numMatching(*WG, [](Instruction &I) { return isa<CallInst>(I) && !isa<IntrinsicInst>(I); }), 0u);
+  EXPECT_EQ(M->getFunction("__weft_wi_k"), nullptr);
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+}
+
+TEST(PassTest, BarrierStateMachineShape) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+declare void @_Z7barrierj(i32)
+define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame) "weft-kernel"="k" {
+entry:
+  %a = alloca [8 x float], align 16
+  %x = add i64 %lx, 7
+  call void @_Z7barrierj(i32 1)
+  %y = mul i64 %x, 3
+  call void @_Z7barrierj(i32 1)
+  %p = getelementptr i64, ptr addrspace(1) %out, i64 %lx
+  store i64 %y, ptr addrspace(1) %p
+  store float 1.0, ptr %a
+  ret i32 -1
+}
+)");
+  ASSERT_TRUE(M);
+  Function &F = *M->getFunction("__weft_wi_k");
+  ASSERT_TRUE(BarrierStatePass::transform(F));
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  // dispatch: switch with the resume points of both barriers.
+  auto *Switch = dyn_cast<SwitchInst>(F.getEntryBlock().getTerminator());
+  ASSERT_NE(Switch, nullptr);
+  EXPECT_EQ(Switch->getNumCases(), 2u);
+  EXPECT_EQ(Switch->getCondition(), wi::extraArg(F, wi::State));
+  // Barriers became returns of 1 and 2; no allocas and no barrier calls remain.
+  std::set<int64_t> Returned;
+  for (Instruction &I : instructions(F))
+    if (auto *R = dyn_cast<ReturnInst>(&I))
+      Returned.insert(cast<ConstantInt>(R->getReturnValue())->getSExtValue());
+  EXPECT_EQ(Returned, (std::set<int64_t>{-1, 1, 2}));
+  EXPECT_EQ(numMatching(F, [](Instruction &I) { return isa<AllocaInst>(I) || isa<CallInst>(I); }), 0u);
+  // The array (32 bytes) and the two values crossing barriers (8 bytes each).
+  EXPECT_GE(wi::sizeAttr(F, wi::FrameSizeAttr), 48u);
+}
+
+TEST(PassTest, BarrierFreeFunctionUntouched) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+define i32 @__weft_wi_k(ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame) "weft-kernel"="k" {
+entry:
+  %a = alloca i32
+  ret i32 -1
+}
+)");
+  ASSERT_TRUE(M);
+  Function &F = *M->getFunction("__weft_wi_k");
+  ASSERT_TRUE(BarrierStatePass::transform(F));
+  EXPECT_EQ(wi::sizeAttr(F, wi::FrameSizeAttr), 0u);
+  EXPECT_EQ(numMatching(F, [](Instruction &I) { return isa<AllocaInst>(I); }), 1u);
+}
+
+} // namespace weft::compiler::test

@@ -1,0 +1,156 @@
+// Kernels without barriers: work-item functions in 1, 2 and 3 dimensions
+// with global offsets and non-uniform edge groups, by-value vector and
+// struct arguments, static __local variables and __local arguments.
+#include "KernelRunner.h"
+
+#include <gtest/gtest.h>
+
+namespace weft::compiler::test {
+
+TEST(WorkItemTest, GlobalIdOneDimension) {
+  Program P;
+  ASSERT_TRUE(P.build("kernel void k(global int *out) { out[get_global_id(0)] = get_global_id(0) * 2; }"));
+  std::vector<int> Out(100, -1);
+  NDRange R;
+  R.Global[0] = 100;
+  R.Local[0] = 16; // non-uniform: last group has 4
+  ASSERT_TRUE(P.run("k", R, {Arg::pointer(Out.data())}));
+  for (int I = 0; I < 100; ++I)
+    EXPECT_EQ(Out[I], 2 * I) << I;
+}
+
+} // namespace weft::compiler::test
+
+namespace weft::compiler::test {
+
+TEST(WorkItemTest, ThreeDimensionsWithOffsets) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global ulong *out) {
+      size_t gx = get_global_id(0), gy = get_global_id(1), gz = get_global_id(2);
+      size_t i = get_global_linear_id();
+      out[i * 8 + 0] = gx; out[i * 8 + 1] = gy; out[i * 8 + 2] = gz;
+      out[i * 8 + 3] = get_local_linear_id();
+      out[i * 8 + 4] = get_group_id(2) * 100 + get_group_id(1) * 10 + get_group_id(0);
+      out[i * 8 + 5] = get_work_dim();
+      out[i * 8 + 6] = get_num_groups(0) * 100 + get_local_size(1) * 10 + get_global_size(2);
+      out[i * 8 + 7] = get_global_offset(1) + get_local_id(3) + get_global_size(3);
+    })", "-cl-std=CL2.0"));
+  NDRange R;
+  R.Dims = 3;
+  R.Global = {5, 4, 3};
+  R.Local = {2, 2, 3};
+  R.Offset = {10, 20, 30};
+  std::vector<uint64_t> Out(5 * 4 * 3 * 8, ~0ull);
+  ASSERT_TRUE(P.run("k", R, {Arg::pointer(Out.data())}));
+  for (uint64_t Z = 0; Z < 3; ++Z)
+    for (uint64_t Y = 0; Y < 4; ++Y)
+      for (uint64_t X = 0; X < 5; ++X) {
+        uint64_t I = (Z * 4 + Y) * 5 + X;
+        const uint64_t *O = &Out[I * 8];
+        EXPECT_EQ(O[0], X + 10);
+        EXPECT_EQ(O[1], Y + 20);
+        EXPECT_EQ(O[2], Z + 30);
+        uint64_t LocalSizeX = X >= 4 ? 1 : 2; // non-uniform edge in x
+        EXPECT_EQ(O[3], (Z * 2 + Y % 2) * LocalSizeX + X % 2) << X << Y << Z;
+        EXPECT_EQ(O[4], Z / 3 * 100 + Y / 2 * 10 + X / 2);
+        EXPECT_EQ(O[5], 3u);
+        EXPECT_EQ(O[6], 3u * 100 + 2 * 10 + 3);
+        EXPECT_EQ(O[7], 20u + 0 + 1);
+      }
+}
+
+TEST(WorkItemTest, VariableDimensionArgument) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global uint *out, uint d) {
+      out[get_global_id(0) + get_global_id(1) * get_global_size(0)] =
+          get_global_id(d) * 1000 + get_local_size(d) * 10 + get_local_id(d);
+    })"));
+  NDRange R;
+  R.Dims = 2;
+  R.Global = {4, 2, 1};
+  R.Local = {2, 2, 1};
+  for (uint32_t D : {0u, 1u, 5u}) {
+    std::vector<uint32_t> Out(8, ~0u);
+    ASSERT_TRUE(P.run("k", R, {Arg::pointer(Out.data()), Arg::value(D)}));
+    for (uint32_t Y = 0; Y < 2; ++Y)
+      for (uint32_t X = 0; X < 4; ++X) {
+        uint32_t G = D == 0 ? X : D == 1 ? Y : 0, L = D == 0 ? X % 2 : D == 1 ? Y : 0;
+        uint32_t S = D < 2 ? 2 : 1;
+        EXPECT_EQ(Out[Y * 4 + X], G * 1000 + S * 10 + L) << D;
+      }
+  }
+}
+
+TEST(WorkItemTest, ByValueVectorAndStructArguments) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    typedef struct { int a; float b; char c; long d; } S;
+    kernel void k(global float *out, float4 v, S s, char c, float3 w) {
+      size_t i = get_global_id(0);
+      s.a += (int)i; // each work-item changes its own copy
+      out[i * 4 + 0] = v.x + v.y + v.z + v.w;
+      out[i * 4 + 1] = s.a + s.b + s.c + s.d;
+      out[i * 4 + 2] = c;
+      out[i * 4 + 3] = w.x * w.y * w.z;
+    })"));
+  const rt::KernelDesc *D = P.kernel("k");
+  ASSERT_NE(D, nullptr);
+  ASSERT_EQ(D->Args.size(), 5u);
+  EXPECT_EQ(D->Args[0].Kind, rt::ArgKind::GlobalPointer);
+  EXPECT_EQ(D->Args[0].Size, sizeof(void *));
+  EXPECT_EQ(D->Args[1].Size, 16u);
+  EXPECT_EQ(D->Args[2].Kind, rt::ArgKind::ByValue);
+  EXPECT_EQ(D->Args[2].Size, 24u);
+  EXPECT_EQ(D->Args[3].Size, 1u);
+  EXPECT_EQ(D->Args[4].Size, 16u);
+  struct S {
+    int32_t A;
+    float B;
+    char C;
+    int64_t D;
+  } Sv{1, 2.5f, 3, 4};
+  float V[4] = {1, 2, 3, 4}, W[4] = {2, 3, 4, 0};
+  std::vector<float> Out(4 * 8, -1);
+  NDRange R;
+  R.Global[0] = 8;
+  R.Local[0] = 4;
+  ASSERT_TRUE(P.run("k", R, {Arg::pointer(Out.data()), Arg::value(V), Arg::value(Sv), Arg::value(char(-7)), Arg::value(W)}));
+  for (int I = 0; I < 8; ++I) {
+    EXPECT_EQ(Out[I * 4 + 0], 10.0f);
+    EXPECT_EQ(Out[I * 4 + 1], 1 + I + 2.5f + 3 + 4);
+    EXPECT_EQ(Out[I * 4 + 2], -7.0f);
+    EXPECT_EQ(Out[I * 4 + 3], 24.0f);
+  }
+  EXPECT_EQ(Sv.A, 1); // the caller's bytes are untouched
+}
+
+TEST(WorkItemTest, StaticLocalAndLocalArgument) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global int *out, local int *scratch) {
+      local int tile[16];
+      local double wide;
+      size_t l = get_local_id(0);
+      tile[l] = (int)get_global_id(0);
+      scratch[l] = 100;
+      if (l == 0) wide = 0.5;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = tile[get_local_size(0) - 1 - l] + scratch[l] + (int)(wide * 2);
+    })"));
+  const rt::KernelDesc *D = P.kernel("k");
+  ASSERT_NE(D, nullptr);
+  EXPECT_GE(D->StaticLocalSize, 16 * 4 + 8u);
+  EXPECT_EQ(D->Args[1].Kind, rt::ArgKind::LocalPointer);
+  EXPECT_EQ(D->Args[1].Size, 0u);
+  std::vector<int> Out(32, -1);
+  NDRange R;
+  R.Global[0] = 32;
+  R.Local[0] = 16;
+  ASSERT_TRUE(P.run("k", R, {Arg::pointer(Out.data()), Arg::local(16 * sizeof(int))}));
+  for (int I = 0; I < 32; ++I)
+    EXPECT_EQ(Out[I], (I / 16) * 16 + 15 - I % 16 + 100 + 1) << I;
+}
+
+} // namespace weft::compiler::test
