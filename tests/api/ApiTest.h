@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -60,11 +61,48 @@ protected:
     ASSERT_EQ(Err, CL_SUCCESS);
   }
   void TearDown() override {
-    if (Queue) {
+    if (Queue)
       EXPECT_EQ(clFinish(Queue), CL_SUCCESS);
+    for (cl_kernel K : OwnedKernels)
+      EXPECT_EQ(clReleaseKernel(K), CL_SUCCESS);
+    for (cl_program P : OwnedPrograms)
+      EXPECT_EQ(clReleaseProgram(P), CL_SUCCESS);
+    for (cl_mem M : OwnedMems)
+      EXPECT_EQ(clReleaseMemObject(M), CL_SUCCESS);
+    if (Queue)
       EXPECT_EQ(clReleaseCommandQueue(Queue), CL_SUCCESS);
-    }
     WithContext::TearDown();
+  }
+
+  /// A buffer of the fixture's context, released at TearDown.
+  cl_mem buffer(size_t Size, cl_mem_flags Flags = CL_MEM_READ_WRITE, void *HostPtr = nullptr) {
+    cl_int Err;
+    cl_mem M = clCreateBuffer(Context, Flags, Size, HostPtr, &Err);
+    EXPECT_EQ(Err, CL_SUCCESS);
+    if (M)
+      OwnedMems.push_back(M);
+    return M;
+  }
+
+  /// Builds Source and creates its kernel Name; both released at TearDown.
+  cl_kernel kernel(const std::string &Source, const char *Name, const char *Options = "") {
+    cl_program P = build(Source, Options);
+    OwnedPrograms.push_back(P);
+    cl_int Err;
+    cl_kernel K = clCreateKernel(P, Name, &Err);
+    EXPECT_EQ(Err, CL_SUCCESS);
+    if (K)
+      OwnedKernels.push_back(K);
+    return K;
+  }
+
+  /// Reads Count elements of T from the start of M (blocking).
+  template <typename T> std::vector<T> read(cl_mem M, size_t Count) {
+    std::vector<T> Out(Count);
+    EXPECT_EQ(clEnqueueReadBuffer(Queue, M, CL_TRUE, 0, Count * sizeof(T), Out.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    return Out;
   }
 
   /// Builds Source (asserting success) and returns the program.
@@ -85,6 +123,9 @@ protected:
     return Log;
   }
   cl_command_queue Queue = nullptr;
+  std::vector<cl_mem> OwnedMems;
+  std::vector<cl_program> OwnedPrograms;
+  std::vector<cl_kernel> OwnedKernels;
 };
 
 /// A string-valued info query.
@@ -96,6 +137,21 @@ template <typename F, typename H, typename P> std::string infoString(F Fn, H Han
   if (!S.empty() && S.back() == '\0')
     S.pop_back();
   return S;
+}
+
+/// A fixed-size info query: checks the reported size and returns the value.
+template <typename T, typename F, typename H, typename P> T info(F Fn, H Handle, P Param) {
+  T Value{};
+  size_t Size = 0;
+  EXPECT_EQ(Fn(Handle, Param, sizeof(T), &Value, &Size), CL_SUCCESS);
+  EXPECT_EQ(Size, sizeof(T));
+  return Value;
+}
+
+/// Reinterprets a handle as another handle type, to check that every entry
+/// point rejects an object of the wrong kind with its own invalid-handle code.
+template <typename To, typename From> To wrongHandle(From H) {
+  return reinterpret_cast<To>(H);
 }
 
 } // namespace weft::test
