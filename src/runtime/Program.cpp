@@ -1,6 +1,9 @@
 // Program building: hands source and options to the compiler, keeps the log.
 #include "runtime/Program.h"
+#include "runtime/Capabilities.h"
 
+#include <cctype>
+#include <cstdio>
 #include <cstring>
 
 namespace weft::rt {
@@ -64,6 +67,32 @@ std::vector<unsigned char> Program::serializeBinary() const {
   return Out;
 }
 
+namespace {
+/// "-cl-std=CLx.y will fail to compile the program for any device whose
+/// CL_DEVICE_OPENCL_C_ALL_VERSIONS does not include OpenCL C x.y". The
+/// compiler itself knows every version; what the device reports decides.
+Status checkOpenCLCVersion(const std::string &Options) {
+  size_t Pos = Options.rfind("-cl-std=");
+  if (Pos == std::string::npos || (Pos > 0 && !std::isspace((unsigned char)Options[Pos - 1])))
+    return {};
+  std::string Value = Options.substr(Pos + 8, Options.find_first_of(" \t\n", Pos) - Pos - 8);
+  unsigned Major = 0, Minor = 0;
+  // Only the versions the language has; anything else is a malformed option,
+  // which the compiler reports as CL_INVALID_BUILD_OPTIONS.
+  if (Value != "CL1.0" && Value != "CL1.1" && Value != "CL1.2" && Value != "CL2.0" &&
+      Value != "CL3.0")
+    return {};
+  std::sscanf(Value.c_str(), "CL%u.%u", &Major, &Minor);
+  for (const NamedVersion &V : OpenCLCVersions)
+    if (CL_VERSION_MAJOR(V.Version) == Major && CL_VERSION_MINOR(V.Version) == Minor)
+      return {};
+  return makeError(CL_BUILD_PROGRAM_FAILURE,
+                   "error: -cl-std=" + Value + ": the device does not support OpenCL C " +
+                       std::to_string(Major) + "." + std::to_string(Minor) +
+                       " (see CL_DEVICE_OPENCL_C_ALL_VERSIONS)\n");
+}
+} // namespace
+
 Status Program::build(const std::string &Opts) {
   if (AttachedKernels > 0)
     return makeError(CL_INVALID_OPERATION, "kernel objects are attached to the program");
@@ -73,6 +102,12 @@ Status Program::build(const std::string &Opts) {
       return makeError(CL_INVALID_OPERATION, "a build of the program is in progress");
     BuildStatus = CL_BUILD_IN_PROGRESS;
     Options = Opts;
+  }
+  if (Status S = checkOpenCLCVersion(Opts); !S) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    BuildStatus = CL_BUILD_ERROR;
+    Log = S.error().Why;
+    return S;
   }
   auto Out = ProgramCompiler::get().buildSource(Source, Opts);
   std::lock_guard<std::mutex> Lock(Mutex);

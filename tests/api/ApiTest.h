@@ -7,8 +7,8 @@
 #include <CL/cl_ext.h>
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -61,16 +61,18 @@ protected:
     ASSERT_EQ(Err, CL_SUCCESS);
   }
   void TearDown() override {
-    if (Queue)
+    if (Queue) {
       EXPECT_EQ(clFinish(Queue), CL_SUCCESS);
+    }
     for (cl_kernel K : OwnedKernels)
       EXPECT_EQ(clReleaseKernel(K), CL_SUCCESS);
     for (cl_program P : OwnedPrograms)
       EXPECT_EQ(clReleaseProgram(P), CL_SUCCESS);
     for (cl_mem M : OwnedMems)
       EXPECT_EQ(clReleaseMemObject(M), CL_SUCCESS);
-    if (Queue)
+    if (Queue) {
       EXPECT_EQ(clReleaseCommandQueue(Queue), CL_SUCCESS);
+    }
     WithContext::TearDown();
   }
 
@@ -99,8 +101,8 @@ protected:
   /// Reads Count elements of T from the start of M (blocking).
   template <typename T> std::vector<T> read(cl_mem M, size_t Count) {
     std::vector<T> Out(Count);
-    EXPECT_EQ(clEnqueueReadBuffer(Queue, M, CL_TRUE, 0, Count * sizeof(T), Out.data(), 0,
-                                  nullptr, nullptr),
+    EXPECT_EQ(clEnqueueReadBuffer(Queue, M, CL_TRUE, 0, Count * sizeof(T), Out.data(), 0, nullptr,
+                                  nullptr),
               CL_SUCCESS);
     return Out;
   }
@@ -120,6 +122,8 @@ protected:
     clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &Size);
     std::string Log(Size, '\0');
     clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, Size, Log.data(), nullptr);
+    if (!Log.empty() && Log.back() == '\0')
+      Log.pop_back();
     return Log;
   }
   cl_command_queue Queue = nullptr;
@@ -150,8 +154,6 @@ template <typename T, typename F, typename H, typename P> T info(F Fn, H Handle,
 
 /// Reinterprets a handle as another handle type, to check that every entry
 /// point rejects an object of the wrong kind with its own invalid-handle code.
-template <typename To, typename From> To wrongHandle(From H) {
-  return reinterpret_cast<To>(H);
-}
+template <typename To, typename From> To wrongHandle(From H) { return reinterpret_cast<To>(H); }
 
 } // namespace weft::test

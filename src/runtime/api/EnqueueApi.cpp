@@ -68,14 +68,49 @@ Result<Rect> rect(const size_t *Origin, size_t RowPitch, size_t SlicePitch,
   if (SlicePitch == 0)
     SlicePitch = Region[1] * RowPitch;
   WEFT_CHECK(RowPitch < Region[0], CL_INVALID_VALUE, "row pitch is less than region[0]");
-  WEFT_CHECK(SlicePitch < Region[1] * RowPitch || SlicePitch % RowPitch, CL_INVALID_VALUE,
-             "slice pitch is less than region[1] * row pitch or not a multiple of it");
+  // A slice pitch need not be a multiple of the row pitch, but slices must
+  // not overlap.
+  WEFT_CHECK(SlicePitch < Region[1] * RowPitch, CL_INVALID_VALUE,
+             "slice pitch is less than region[1] * row pitch");
   return Rect{{Origin[0], Origin[1], Origin[2]}, RowPitch, SlicePitch};
 }
 
-/// One past the last byte a rectangle touches.
-size_t rectEnd(const Rect &R, const size_t *Region) {
-  return R.offset() + (Region[2] - 1) * R.SlicePitch + (Region[1] - 1) * R.RowPitch + Region[0];
+/// Whether a rectangle lies inside a Size-byte buffer. Computed with
+/// overflow checks: huge origins or pitches must not wrap around into range.
+bool rectFits(const Rect &R, const size_t *Region, size_t Size) {
+  const size_t Terms[][2] = {
+      {R.Origin[2], R.SlicePitch}, {R.Origin[1], R.RowPitch}, {Region[2] - 1, R.SlicePitch},
+      {Region[1] - 1, R.RowPitch}, {R.Origin[0], 1},          {Region[0], 1}};
+  size_t End = 0;
+  for (const auto &T : Terms) {
+    size_t Product;
+    if (__builtin_mul_overflow(T[0], T[1], &Product) || __builtin_add_overflow(End, Product, &End))
+      return false;
+  }
+  return End <= Size;
+}
+
+/// The specification's check_copy_overlap (appendix "Checking for Memory
+/// Copy Overlap") for two rectangles of one buffer with the same pitches:
+/// bounding ranges that intersect may still interleave without touching.
+bool rectsOverlap(const Rect &Src, const Rect &Dst, const size_t *Region) {
+  const size_t RowPitch = Src.RowPitch, SlicePitch = Src.SlicePitch;
+  const size_t SliceSize = (Region[1] - 1) * RowPitch + Region[0];
+  const size_t BlockSize = (Region[2] - 1) * SlicePitch + SliceSize;
+  const size_t SrcStart = Src.offset(), SrcEnd = SrcStart + BlockSize;
+  const size_t DstStart = Dst.offset(), DstEnd = DstStart + BlockSize;
+  if (DstEnd <= SrcStart || SrcEnd <= DstStart)
+    return false;
+  const size_t SrcDx = Src.Origin[0] % RowPitch, DstDx = Dst.Origin[0] % RowPitch;
+  if ((DstDx >= SrcDx + Region[0] && DstDx + Region[0] <= SrcDx + RowPitch) ||
+      (SrcDx >= DstDx + Region[0] && SrcDx + Region[0] <= DstDx + RowPitch))
+    return false;
+  const size_t SrcDy = (Src.Origin[1] * RowPitch + Src.Origin[0]) % SlicePitch;
+  const size_t DstDy = (Dst.Origin[1] * RowPitch + Dst.Origin[0]) % SlicePitch;
+  if ((DstDy >= SrcDy + SliceSize && DstDy + SliceSize <= SrcDy + SlicePitch) ||
+      (SrcDy >= DstDy + SliceSize && SrcDy + SliceSize <= DstDy + SlicePitch))
+    return false;
+  return true;
 }
 
 Status checkRegion(const size_t *BufferOrigin, const size_t *HostOrigin, const size_t *Region) {
@@ -112,7 +147,7 @@ Status rectTransfer(cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t
   WEFT_CHECK(!Ptr, CL_INVALID_VALUE, "ptr is NULL");
   WEFT_TRY(B, rect(BufferOrigin, BufferRowPitch, BufferSlicePitch, Region));
   WEFT_TRY(H, rect(HostOrigin, HostRowPitch, HostSlicePitch, Region));
-  WEFT_CHECK(rectEnd(B, Region) > Mem->size(), CL_INVALID_VALUE,
+  WEFT_CHECK(!rectFits(B, Region, Mem->size()), CL_INVALID_VALUE,
              "the region is out of the buffer's bounds");
   if (IsRead)
     WEFT_CHECK(hostCannotRead(*Mem), CL_INVALID_OPERATION, "the host may not read the buffer");
@@ -270,14 +305,16 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue Q, cl_mem Src, cl_me
       return St;
     WEFT_TRY(SR, rect(SrcOrigin, SrcRowPitch, SrcSlicePitch, Region));
     WEFT_TRY(DR, rect(DstOrigin, DstRowPitch, DstSlicePitch, Region));
-    WEFT_CHECK(rectEnd(SR, Region) > S->size() || rectEnd(DR, Region) > D->size(),
+    WEFT_CHECK(!rectFits(SR, Region, S->size()) || !rectFits(DR, Region, D->size()),
                CL_INVALID_VALUE, "a region is out of its buffer's bounds");
-    WEFT_CHECK(S == D && (SrcRowPitch != DstRowPitch || SrcSlicePitch != DstSlicePitch),
+    // Compared after 0 became the default pitch, so an explicit default and 0
+    // agree. (Stricter than the specification, which only rejects both
+    // pitches differing; the overlap test below needs equal pitches.)
+    WEFT_CHECK(S == D && (SR.RowPitch != DR.RowPitch || SR.SlicePitch != DR.SlicePitch),
                CL_INVALID_VALUE, "same buffer with different pitches");
-    WEFT_CHECK(overlaps(*S, SR.offset(), rectEnd(SR, Region) - SR.offset(), *D, DR.offset(),
-                        rectEnd(DR, Region) - DR.offset()) &&
-                   S == D,
-               CL_MEM_COPY_OVERLAP, "source and destination regions overlap");
+    // Same buffer, so the pitches are equal (checked above).
+    WEFT_CHECK(S == D && rectsOverlap(SR, DR, Region), CL_MEM_COPY_OVERLAP,
+               "source and destination regions overlap");
     std::array<size_t, 3> Reg{Region[0], Region[1], Region[2]};
     Ref<MemObject> KS(S), KD(D);
     return submitTask(
@@ -342,8 +379,11 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue Q, cl_mem M, cl_bool Block
     Ref<MemObject> Keep(Mem);
     Status S = submitTask(
         E, CL_COMMAND_MAP_BUFFER, [Keep] { return CL_COMPLETE; }, Out, Blocking);
-    if (!S)
+    if (!S) {
+      // No pointer reaches the application, so no unmap will come.
+      Mem->removeMapping(Ptr);
       return S.error();
+    }
     return Ptr;
   });
 }

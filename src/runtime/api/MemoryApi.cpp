@@ -40,8 +40,7 @@ Result<cl_mem> createBuffer(cl_context C, const cl_mem_properties *Properties,
   }
   if (auto S = checkMemFlags(Flags); !S)
     return S.error();
-  if (!(Flags & AccessFlags))
-    Flags |= CL_MEM_READ_WRITE;
+  // CL_MEM_FLAGS reports the flags as given; no access flag means read-write.
   WEFT_CHECK(Size == 0, CL_INVALID_BUFFER_SIZE, "size is 0");
   for (Device *D : Ctx->devices())
     WEFT_CHECK(Size > D->props().MaxMemAllocSize, CL_INVALID_BUFFER_SIZE,

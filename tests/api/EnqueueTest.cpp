@@ -1,0 +1,305 @@
+// clEnqueueNDRangeKernel and clEnqueueTask: the work-item functions of 1-,
+// 2- and 3-D ranges with global offsets and with a NULL local size, written
+// to buffers and checked element by element; objects released right after
+// a non-blocking enqueue; and one negative test per error code of the
+// kernel enqueue entry points.
+#include "ApiTest.h"
+
+#include <array>
+
+using namespace weft::test;
+
+namespace {
+
+// Every work-item writes all its work-item function values to 16 ints.
+const char *WorkItemSource = R"CLC(
+__kernel void ids(__global int *out) {
+  size_t linear = 0, stride = 1;
+  for (uint d = 0; d < get_work_dim(); ++d) {
+    linear += (get_global_id(d) - get_global_offset(d)) * stride;
+    stride *= get_global_size(d);
+  }
+  __global int *o = out + linear * 16;
+  o[0] = get_work_dim();
+  for (uint d = 0; d < 3; ++d) {
+    o[1 + d] = get_global_id(d);
+    o[4 + d] = get_local_id(d);
+    o[7 + d] = get_group_id(d);
+    o[10 + d] = get_local_size(d) * 1000 + get_num_groups(d);
+    o[13 + d] = get_global_size(d) * 1000 + get_global_offset(d);
+  }
+}
+
+__attribute__((reqd_work_group_size(4, 2, 1)))
+__kernel void fixed(__global int *out) { out[get_global_id(0)] = 1; }
+
+__kernel void one(__global int *out) { out[0] = 77; }
+
+__kernel void local_buf(__global int *out, __local int *tmp) {
+  tmp[get_local_id(0)] = 1;
+  out[0] = tmp[0];
+}
+)CLC";
+
+class Enqueue : public WithQueue {
+protected:
+  void SetUp() override {
+    WithQueue::SetUp();
+    Ids = kernel(WorkItemSource, "ids");
+  }
+
+  /// Runs `ids` and checks every value of every work-item.
+  void checkIds(cl_uint Dim, std::array<size_t, 3> Global, const size_t *Offset,
+                const size_t *Local) {
+    size_t Items = 1;
+    for (cl_uint D = 0; D < Dim; ++D)
+      Items *= Global[D];
+    cl_mem Out = buffer(Items * 16 * sizeof(int));
+    ASSERT_EQ(clSetKernelArg(Ids, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+    ASSERT_EQ(
+        clEnqueueNDRangeKernel(Queue, Ids, Dim, Offset, Global.data(), Local, 0, nullptr, nullptr),
+        CL_SUCCESS);
+    auto Got = read<int>(Out, Items * 16);
+    // The local size the runtime chose (NULL local) must be uniform and
+    // the same for every work-item.
+    std::array<size_t, 3> L{1, 1, 1}, Off{0, 0, 0}, G{1, 1, 1};
+    for (cl_uint D = 0; D < Dim; ++D) {
+      G[D] = Global[D];
+      Off[D] = Offset ? Offset[D] : 0;
+      L[D] = Local ? Local[D] : size_t(Got[10 + D] / 1000);
+      ASSERT_GE(L[D], 1u);
+      ASSERT_EQ(G[D] % L[D], 0u) << "non-uniform work-group chosen in dimension " << D;
+    }
+    for (size_t Z = 0; Z < G[2]; ++Z)
+      for (size_t Y = 0; Y < G[1]; ++Y)
+        for (size_t X = 0; X < G[0]; ++X) {
+          const int *O = &Got[((Z * G[1] + Y) * G[0] + X) * 16];
+          size_t Pos[3] = {X, Y, Z};
+          SCOPED_TRACE(::testing::Message() << "work-item " << X << "," << Y << "," << Z);
+          ASSERT_EQ(O[0], int(Dim));
+          for (int D = 0; D < 3; ++D) {
+            size_t Gid = Pos[D] + Off[D];
+            ASSERT_EQ(O[1 + D], int(Gid));
+            ASSERT_EQ(O[4 + D], int(Pos[D] % L[D]));
+            ASSERT_EQ(O[7 + D], int(Pos[D] / L[D]));
+            ASSERT_EQ(O[10 + D], int(L[D] * 1000 + G[D] / L[D]));
+            ASSERT_EQ(O[13 + D], int(G[D] * 1000 + Off[D]));
+          }
+        }
+  }
+
+  cl_kernel Ids = nullptr;
+};
+
+} // namespace
+
+TEST_F(Enqueue, WorkItemFunctions1D) {
+  const size_t Local = 8;
+  checkIds(1, {64, 0, 0}, nullptr, &Local);
+  const size_t Offset = 100;
+  checkIds(1, {48, 0, 0}, &Offset, &Local);
+}
+
+TEST_F(Enqueue, WorkItemFunctions2D) {
+  const size_t Local[2] = {4, 3}, Offset[2] = {5, 7};
+  checkIds(2, {16, 9, 0}, nullptr, Local);
+  checkIds(2, {16, 9, 0}, Offset, Local);
+}
+
+TEST_F(Enqueue, WorkItemFunctions3D) {
+  const size_t Local[3] = {2, 3, 4}, Offset[3] = {1, 2, 3};
+  checkIds(3, {6, 6, 8}, Offset, Local);
+  const size_t Cube[3] = {4, 4, 4};
+  checkIds(3, {8, 8, 8}, nullptr, Cube);
+}
+
+TEST_F(Enqueue, NullLocalSize) {
+  checkIds(1, {1000, 0, 0}, nullptr, nullptr);
+  checkIds(1, {97, 0, 0}, nullptr, nullptr); // prime: groups of one
+  const size_t Offset[2] = {3, 4};
+  checkIds(2, {24, 10, 0}, Offset, nullptr);
+  checkIds(3, {5, 6, 7}, nullptr, nullptr);
+}
+
+TEST_F(Enqueue, TaskRunsOneWorkItem) {
+  cl_kernel K = kernel(WorkItemSource, "one");
+  cl_mem Out = buffer(sizeof(int));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  cl_event E;
+  ASSERT_EQ(clEnqueueTask(Queue, K, 0, nullptr, &E), CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &E), CL_SUCCESS);
+  EXPECT_EQ(info<cl_command_type>(clGetEventInfo, E, CL_EVENT_COMMAND_TYPE),
+            cl_command_type(CL_COMMAND_NDRANGE_KERNEL));
+  EXPECT_EQ(read<int>(Out, 1)[0], 77);
+  EXPECT_EQ(clReleaseEvent(E), CL_SUCCESS);
+}
+
+TEST_F(Enqueue, EmptyRangeIsANoOp) {
+  cl_kernel K = kernel(WorkItemSource, "one");
+  cl_mem Out = buffer(sizeof(int));
+  int Zero = 0;
+  ASSERT_EQ(clEnqueueFillBuffer(Queue, Out, &Zero, 4, 0, 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  const size_t Empty = 0;
+  cl_event E;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Empty, nullptr, 0, nullptr, &E),
+            CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &E), CL_SUCCESS);
+  EXPECT_EQ(read<int>(Out, 1)[0], 0);
+  EXPECT_EQ(clReleaseEvent(E), CL_SUCCESS);
+}
+
+TEST_F(Enqueue, ObjectsReleasedRightAfterEnqueueStayAlive) {
+  const size_t N = 4096;
+  cl_int Err;
+  cl_event Gate = clCreateUserEvent(Context, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  cl_program P = build(WorkItemSource);
+  cl_kernel K = clCreateKernel(P, "ids", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  cl_mem Out = clCreateBuffer(Context, CL_MEM_READ_WRITE, N * 16 * sizeof(int), nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  cl_command_queue Q = clCreateCommandQueueWithProperties(Context, Device, nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  cl_event Run;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &N, nullptr, 1, &Gate, &Run), CL_SUCCESS);
+  std::vector<int> Got(N * 16, -1);
+  cl_event Read;
+  ASSERT_EQ(clEnqueueReadBuffer(Q, Out, CL_FALSE, 0, Got.size() * sizeof(int), Got.data(), 0,
+                                nullptr, &Read),
+            CL_SUCCESS);
+  // Everything the commands use goes away from the application's side.
+  ASSERT_EQ(clReleaseMemObject(Out), CL_SUCCESS);
+  ASSERT_EQ(clReleaseKernel(K), CL_SUCCESS);
+  ASSERT_EQ(clReleaseProgram(P), CL_SUCCESS);
+  ASSERT_EQ(clReleaseCommandQueue(Q), CL_SUCCESS);
+  ASSERT_EQ(clSetUserEventStatus(Gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &Read), CL_SUCCESS);
+  EXPECT_EQ(info<cl_int>(clGetEventInfo, Run, CL_EVENT_COMMAND_EXECUTION_STATUS), CL_COMPLETE);
+  for (size_t I = 0; I < N; ++I)
+    ASSERT_EQ(Got[I * 16 + 1], int(I));
+  for (cl_event E : {Gate, Run, Read})
+    EXPECT_EQ(clReleaseEvent(E), CL_SUCCESS);
+}
+
+TEST_F(Enqueue, ArgumentsAreSnapshotAtEnqueue) {
+  cl_int Err;
+  cl_event Gate = clCreateUserEvent(Context, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  cl_kernel K = kernel(WorkItemSource, "one");
+  cl_mem A = buffer(sizeof(int)), B = buffer(sizeof(int));
+  int Zero = 0;
+  ASSERT_EQ(clEnqueueFillBuffer(Queue, A, &Zero, 4, 0, 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueFillBuffer(Queue, B, &Zero, 4, 0, 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &A), CL_SUCCESS);
+  const size_t One = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &One, nullptr, 1, &Gate, nullptr),
+            CL_SUCCESS);
+  // Changing the argument after the enqueue does not change the command.
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &B), CL_SUCCESS);
+  ASSERT_EQ(clSetUserEventStatus(Gate, CL_COMPLETE), CL_SUCCESS);
+  EXPECT_EQ(read<int>(A, 1)[0], 77);
+  EXPECT_EQ(read<int>(B, 1)[0], 0);
+  EXPECT_EQ(clReleaseEvent(Gate), CL_SUCCESS);
+}
+
+TEST_F(Enqueue, NDRangeErrors) {
+  cl_mem Out = buffer(1 << 16);
+  const size_t G1 = 64, L1 = 8;
+  auto Run = [&](cl_kernel K, cl_uint Dim, const size_t *Off, const size_t *G, const size_t *L) {
+    return clEnqueueNDRangeKernel(Queue, K, Dim, Off, G, L, 0, nullptr, nullptr);
+  };
+  // Arguments not set.
+  EXPECT_EQ(Run(Ids, 1, nullptr, &G1, &L1), CL_INVALID_KERNEL_ARGS);
+  ASSERT_EQ(clSetKernelArg(Ids, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+
+  EXPECT_EQ(Run(Ids, 0, nullptr, &G1, &L1), CL_INVALID_WORK_DIMENSION);
+  EXPECT_EQ(Run(Ids, 4, nullptr, &G1, &L1), CL_INVALID_WORK_DIMENSION);
+  EXPECT_EQ(Run(Ids, 1, nullptr, nullptr, &L1), CL_INVALID_GLOBAL_WORK_SIZE);
+
+  // Work-group sizes: not dividing, zero, larger than the device allows.
+  const size_t L7 = 7, L0 = 0;
+  EXPECT_EQ(Run(Ids, 1, nullptr, &G1, &L7), CL_INVALID_WORK_GROUP_SIZE);
+  EXPECT_EQ(Run(Ids, 1, nullptr, &G1, &L0), CL_INVALID_WORK_GROUP_SIZE);
+  size_t MaxWg = info<size_t>(clGetDeviceInfo, Device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  size_t KernelWg = 0;
+  ASSERT_EQ(clGetKernelWorkGroupInfo(Ids, Device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(KernelWg),
+                                     &KernelWg, nullptr),
+            CL_SUCCESS);
+  size_t Sizes[3];
+  ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(Sizes), Sizes, nullptr),
+            CL_SUCCESS);
+  // Each dimension within its limit, the product over the kernel's.
+  size_t Big[2] = {Sizes[0], std::min(Sizes[1], KernelWg / Sizes[0] + 2)};
+  if (Big[1] >= 2 && Big[0] * Big[1] > KernelWg) {
+    size_t GBig[2] = {Big[0], Big[1]};
+    EXPECT_EQ(Run(Ids, 2, nullptr, GBig, Big), CL_INVALID_WORK_GROUP_SIZE);
+  }
+  // One dimension over CL_DEVICE_MAX_WORK_ITEM_SIZES.
+  size_t TooWide = Sizes[0] + 1, GWide = TooWide;
+  EXPECT_EQ(Run(Ids, 1, nullptr, &GWide, &TooWide), CL_INVALID_WORK_ITEM_SIZE);
+  (void)MaxWg;
+
+  // reqd_work_group_size: a different local size, or none.
+  cl_kernel Fixed = kernel(WorkItemSource, "fixed");
+  ASSERT_EQ(clSetKernelArg(Fixed, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  size_t G2[2] = {16, 8}, Good[2] = {4, 2}, Other[2] = {2, 4};
+  EXPECT_EQ(Run(Fixed, 2, nullptr, G2, Good), CL_SUCCESS);
+  EXPECT_EQ(Run(Fixed, 2, nullptr, G2, Other), CL_INVALID_WORK_GROUP_SIZE);
+  EXPECT_EQ(Run(Fixed, 2, nullptr, G2, nullptr), CL_INVALID_WORK_GROUP_SIZE);
+  size_t G3[3] = {16, 8, 2}, Good3Wrong[3] = {4, 2, 2};
+  EXPECT_EQ(Run(Fixed, 3, nullptr, G3, Good3Wrong), CL_INVALID_WORK_GROUP_SIZE);
+
+  // global offset + global size overflows.
+  size_t Off = SIZE_MAX - 10;
+  EXPECT_EQ(Run(Ids, 1, &Off, &G1, &L1), CL_INVALID_GLOBAL_OFFSET);
+
+  // More __local memory than the device has.
+  cl_kernel LocalK = kernel(WorkItemSource, "local_buf");
+  ASSERT_EQ(clSetKernelArg(LocalK, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  cl_ulong LocalMem = info<cl_ulong>(clGetDeviceInfo, Device, CL_DEVICE_LOCAL_MEM_SIZE);
+  ASSERT_EQ(clSetKernelArg(LocalK, 1, size_t(LocalMem) + 1, nullptr), CL_SUCCESS);
+  EXPECT_EQ(Run(LocalK, 1, nullptr, &G1, &L1), CL_OUT_OF_RESOURCES);
+
+  // Handles of the wrong kind.
+  EXPECT_EQ(clEnqueueNDRangeKernel(wrongHandle<cl_command_queue>(Ids), Ids, 1, nullptr, &G1, &L1, 0,
+                                   nullptr, nullptr),
+            CL_INVALID_COMMAND_QUEUE);
+  EXPECT_EQ(Run(wrongHandle<cl_kernel>(Out), 1, nullptr, &G1, &L1), CL_INVALID_KERNEL);
+  EXPECT_EQ(clEnqueueTask(Queue, wrongHandle<cl_kernel>(Queue), 0, nullptr, nullptr),
+            CL_INVALID_KERNEL);
+
+  // Wait lists.
+  EXPECT_EQ(clEnqueueNDRangeKernel(Queue, Ids, 1, nullptr, &G1, &L1, 1, nullptr, nullptr),
+            CL_INVALID_EVENT_WAIT_LIST);
+  cl_event NotEvent = wrongHandle<cl_event>(Out);
+  EXPECT_EQ(clEnqueueNDRangeKernel(Queue, Ids, 1, nullptr, &G1, &L1, 1, &NotEvent, nullptr),
+            CL_INVALID_EVENT_WAIT_LIST);
+
+  // Native kernels are not an execution capability of the device.
+  EXPECT_EQ(clEnqueueNativeKernel(
+                Queue, [](void *) {}, nullptr, 0, 0, nullptr, nullptr, 0, nullptr, nullptr),
+            CL_INVALID_OPERATION);
+}
+
+TEST_F(Enqueue, KernelAndQueueFromDifferentContexts) {
+  cl_int Err;
+  cl_context Other = clCreateContext(nullptr, 1, &Device, nullptr, nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  cl_command_queue OtherQueue = clCreateCommandQueueWithProperties(Other, Device, nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  cl_mem Out = buffer(64 * 16 * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(Ids, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  const size_t G = 64;
+  EXPECT_EQ(clEnqueueNDRangeKernel(OtherQueue, Ids, 1, nullptr, &G, nullptr, 0, nullptr, nullptr),
+            CL_INVALID_CONTEXT);
+  cl_event Foreign = clCreateUserEvent(Other, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  EXPECT_EQ(clEnqueueNDRangeKernel(Queue, Ids, 1, nullptr, &G, nullptr, 1, &Foreign, nullptr),
+            CL_INVALID_CONTEXT);
+  EXPECT_EQ(clSetUserEventStatus(Foreign, CL_COMPLETE), CL_SUCCESS);
+  EXPECT_EQ(clReleaseEvent(Foreign), CL_SUCCESS);
+  EXPECT_EQ(clReleaseCommandQueue(OtherQueue), CL_SUCCESS);
+  EXPECT_EQ(clReleaseContext(Other), CL_SUCCESS);
+}
