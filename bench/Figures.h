@@ -1,0 +1,31 @@
+// The figures weft_bench reports, in the order it reports them. Each factory
+// lives in the file of its family: runtime overheads and transfers
+// (FiguresRuntime.cpp), kernels (FiguresKernels.cpp), the compiler
+// (FigureBuild.cpp).
+#ifndef WEFT_BENCH_FIGURES_H
+#define WEFT_BENCH_FIGURES_H
+
+#include "Harness.h"
+
+#include <memory>
+#include <vector>
+
+namespace weft::bench {
+
+std::unique_ptr<Figure> makeLaunchLatency();    // 1. empty kernel round trip
+std::unique_ptr<Figure> makeLaunchThroughput(); // 2. 10,000 tiny kernels
+std::unique_ptr<Figure> makeBufferBandwidth();  // 3. write, read, copy of 64 MiB
+std::unique_ptr<Figure> makeStream();           // 4. STREAM copy and triad
+std::unique_ptr<Figure> makeSgemm();            // 5. naive and tiled SGEMM
+std::unique_ptr<Figure> makeReduction();        // 6. work-group reduction
+std::unique_ptr<Figure> makeAtomics();          // 7. atomic_add under contention
+std::unique_ptr<Figure> makeBarriers();         // 8. barrier-heavy stencil
+std::unique_ptr<Figure> makeVectors();          // 9. float vs float4
+std::unique_ptr<Figure> makeBuild();            // 10. cold and cached clBuildProgram
+
+/// Every figure, in report order.
+std::vector<std::unique_ptr<Figure>> makeAllFigures();
+
+} // namespace weft::bench
+
+#endif // WEFT_BENCH_FIGURES_H

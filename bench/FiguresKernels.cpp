@@ -1,0 +1,467 @@
+// Figures 4-9: kernels, each a pattern a CPU OpenCL compiler must handle
+// well. STREAM copy/triad (memory bandwidth through kernels), naive and
+// __local-tiled SGEMM (arithmetic, and barriers in a loop), a work-group
+// reduction (__local argument, a barrier per halving step), atomic_add on
+// a few counters (contention), a stencil with four barriers per iteration
+// (the cost of a barrier itself), and one multiply-add chain written with
+// float and with float4 (does the compiler vectorise across work-items?).
+//
+// Each figure computes its expected output on the host once, clears the
+// device's output before every timed batch, and compares afterwards.
+#include "Figures.h"
+#include "Kernels.h"
+
+#include <cmath>
+
+namespace weft::bench {
+
+namespace {
+
+/// A small deterministic generator for inputs; the same on every device.
+struct Lcg {
+  uint32_t State;
+  uint32_t next() { return State = State * 1664525u + 1013904223u; }
+  float unit() { return static_cast<float>(next() >> 8) * (1.0f / 16777216.0f); }
+};
+
+void zeroBuffer(const Device &D, const Mem &M, size_t Bytes) {
+  uint32_t Zero = 0;
+  check(clEnqueueFillBuffer(D.Queue, M.get(), &Zero, sizeof(Zero), 0, Bytes, 0, nullptr, nullptr),
+        "clEnqueueFillBuffer");
+}
+
+// 4. STREAM copy (C = A) and triad (C = A + s * B). Inputs are multiples of
+// 1/4 below 256, so every result is exact in float, fused or not.
+struct StreamState {
+  Program P;
+  Kernel Copy, Triad;
+  Mem A, B, C;
+  HostArray<float> HostA, HostB, Got, Want;
+};
+
+class Stream : public Figure {
+public:
+  const char *name() const override { return "stream"; }
+  std::vector<Metric> metrics() const override {
+    return {{"stream.copy", "GB/s", true}, {"stream.triad", "GB/s", true}};
+  }
+  std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
+    const size_t N = C.Quick ? (4u << 20) : (16u << 20);
+    const size_t Bytes = N * sizeof(float);
+    auto S = std::make_shared<StreamState>();
+    S->P = D.build(kernels::Stream);
+    S->Copy = D.kernel(S->P, "streamCopy");
+    S->Triad = D.kernel(S->P, "streamTriad");
+    S->HostA.resize(N);
+    S->HostB.resize(N);
+    S->Got.resize(N);
+    S->Want.resize(N);
+    for (size_t I = 0; I < N; ++I) {
+      S->HostA[I] = static_cast<float>(I % 1000) * 0.25f;
+      S->HostB[I] = static_cast<float>(I % 777) * 0.25f;
+    }
+    S->A = D.buffer(Bytes, CL_MEM_READ_ONLY);
+    S->B = D.buffer(Bytes, CL_MEM_READ_ONLY);
+    S->C = D.buffer(Bytes);
+    D.write(S->A, S->HostA.data(), Bytes);
+    D.write(S->B, S->HostB.data(), Bytes);
+    setArgs(S->Copy, S->A, S->C);
+
+    auto Run = std::make_unique<KernelRun>(D);
+    const Device *Dev = &D;
+    TimedPart Copy;
+    Copy.Reset = [S, Dev, Bytes](unsigned) { zeroBuffer(*Dev, S->C, Bytes); };
+    Copy.Launch = [S, Dev, N] { Dev->launch(S->Copy, {N}, {256}); };
+    Copy.Verify = [S, Dev, Bytes, N](unsigned, unsigned) {
+      Dev->read(S->C, S->Got.data(), Bytes);
+      expectNear(S->Got.data(), S->HostA.data(), N, 0, "streamCopy output");
+    };
+    Copy.WorkPerLaunch = 2.0 * static_cast<double>(Bytes);
+
+    TimedPart Triad;
+    Triad.Reset = [S, Dev, Bytes](unsigned Rep) {
+      zeroBuffer(*Dev, S->C, Bytes);
+      float Scalar = 2.0f + static_cast<float>(Rep % 4);
+      setArgs(S->Triad, S->A, S->B, S->C, Scalar);
+    };
+    Triad.Launch = [S, Dev, N] { Dev->launch(S->Triad, {N}, {256}); };
+    Triad.Verify = [S, Dev, Bytes, N](unsigned Rep, unsigned) {
+      float Scalar = 2.0f + static_cast<float>(Rep % 4);
+      for (size_t I = 0; I < N; ++I)
+        S->Want[I] = S->HostA[I] + Scalar * S->HostB[I];
+      Dev->read(S->C, S->Got.data(), Bytes);
+      expectNear(S->Got.data(), S->Want.data(), N, 0, "streamTriad output");
+    };
+    Triad.WorkPerLaunch = 3.0 * static_cast<double>(Bytes);
+
+    for (TimedPart *P : {&Copy, &Triad}) {
+      P->Scale = 1e-9;
+      P->MaxLaunches = 200;
+      Run->Parts.push_back(std::move(*P));
+    }
+    Run->prepare(C);
+    return Run;
+  }
+};
+
+// 5. SGEMM, N x N, 16 x 16 work-groups for both kernels.
+constexpr size_t SgemmTile = 16;
+
+struct SgemmState {
+  Program P;
+  Kernel Naive, Tiled;
+  Mem A, B, C;
+  HostArray<float> Got;
+};
+
+class Sgemm : public Figure {
+public:
+  const char *name() const override { return "sgemm"; }
+  std::vector<Metric> metrics() const override {
+    return {{"sgemm.naive", "GFLOP/s", true}, {"sgemm.tiled", "GFLOP/s", true}};
+  }
+  std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
+    const size_t N = C.Quick ? 256 : 512;
+    makeReference(N);
+    const size_t Bytes = N * N * sizeof(float);
+    auto S = std::make_shared<SgemmState>();
+    S->P = D.build(kernels::Sgemm, "-DTILE=" + std::to_string(SgemmTile));
+    S->Naive = D.kernel(S->P, "sgemmNaive");
+    S->Tiled = D.kernel(S->P, "sgemmTiled");
+    S->A = D.buffer(Bytes, CL_MEM_READ_ONLY);
+    S->B = D.buffer(Bytes, CL_MEM_READ_ONLY);
+    S->C = D.buffer(Bytes);
+    S->Got.resize(N * N);
+    D.write(S->A, HostA.data(), Bytes);
+    D.write(S->B, HostB.data(), Bytes);
+    int NArg = static_cast<int>(N);
+    setArgs(S->Naive, S->A, S->B, S->C, NArg);
+    setArgs(S->Tiled, S->A, S->B, S->C, NArg);
+
+    auto Run = std::make_unique<KernelRun>(D);
+    const Device *Dev = &D;
+    for (Kernel *K : {&S->Naive, &S->Tiled}) {
+      const char *What = K == &S->Naive ? "sgemmNaive output" : "sgemmTiled output";
+      TimedPart P;
+      P.Reset = [S, Dev, Bytes](unsigned) { zeroBuffer(*Dev, S->C, Bytes); };
+      P.Launch = [Dev, K, N] { Dev->launch(*K, {N, N}, {SgemmTile, SgemmTile}); };
+      P.Verify = [this, S, Dev, Bytes, N, What](unsigned, unsigned) {
+        Dev->read(S->C, S->Got.data(), Bytes);
+        expectNear(S->Got.data(), Want.data(), N * N, 1e-4f, What);
+      };
+      P.WorkPerLaunch = 2.0 * static_cast<double>(N) * static_cast<double>(N * N);
+      P.Scale = 1e-9;
+      P.MaxLaunches = 100;
+      Run->Parts.push_back(std::move(P));
+    }
+    Run->prepare(C);
+    return Run;
+  }
+
+private:
+  /// Inputs and the product (accumulated in double), computed once for all
+  /// devices.
+  void makeReference(size_t N) {
+    if (Want.size() == N * N)
+      return;
+    HostA.resize(N * N);
+    HostB.resize(N * N);
+    Want.resize(N * N);
+    Lcg R{12345};
+    for (size_t I = 0; I < N * N; ++I) {
+      HostA[I] = R.unit() * 2.0f - 1.0f;
+      HostB[I] = R.unit() * 2.0f - 1.0f;
+    }
+    std::vector<double> Row(N);
+    for (size_t I = 0; I < N; ++I) {
+      std::fill(Row.begin(), Row.end(), 0.0);
+      for (size_t K = 0; K < N; ++K) {
+        double A = HostA[I * N + K];
+        for (size_t J = 0; J < N; ++J)
+          Row[J] += A * HostB[K * N + J];
+      }
+      for (size_t J = 0; J < N; ++J)
+        Want[I * N + J] = static_cast<float>(Row[J]);
+    }
+  }
+  HostArray<float> HostA, HostB, Want;
+};
+
+// 6. Work-group reduction of uints (exact, wrapping): 256-item groups, each
+// work-item summing 16 elements first.
+constexpr uint32_t ReduceGroup = 256, ReducePerItem = 16;
+
+struct ReduceState {
+  Program P;
+  Kernel K;
+  Mem In, Partial;
+  HostArray<uint32_t> Got;
+};
+
+class Reduction : public Figure {
+public:
+  const char *name() const override { return "reduce"; }
+  std::vector<Metric> metrics() const override { return {{"reduce.sum", "GB/s", true}}; }
+  std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
+    const size_t N = C.Quick ? (4u << 20) : (16u << 20);
+    const size_t Global = N / ReducePerItem, Groups = Global / ReduceGroup;
+    makeReference(N);
+    auto S = std::make_shared<ReduceState>();
+    S->P = D.build(kernels::Reduce);
+    S->K = D.kernel(S->P, "reduceSum");
+    S->In = D.buffer(N * sizeof(uint32_t), CL_MEM_READ_ONLY);
+    S->Partial = D.buffer(Groups * sizeof(uint32_t));
+    S->Got.resize(Groups);
+    D.write(S->In, HostIn.data(), HostIn.bytes());
+    setArgs(S->K, S->In, S->Partial);
+    setLocalArg(S->K, 2, ReduceGroup * sizeof(uint32_t));
+    check(clSetKernelArg(S->K.get(), 3, sizeof(uint32_t), &ReducePerItem), "clSetKernelArg");
+
+    auto Run = std::make_unique<KernelRun>(D);
+    const Device *Dev = &D;
+    TimedPart P;
+    P.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->Partial, S->Got.bytes()); };
+    P.Launch = [S, Dev, Global] { Dev->launch(S->K, {Global}, {ReduceGroup}); };
+    P.Verify = [this, S, Dev](unsigned, unsigned) {
+      Dev->read(S->Partial, S->Got.data(), S->Got.bytes());
+      expectEqual(S->Got.data(), Want.data(), Want.size(), "reduceSum partial sums");
+    };
+    P.WorkPerLaunch = static_cast<double>(N * sizeof(uint32_t));
+    P.Scale = 1e-9;
+    P.MaxLaunches = 200;
+    Run->Parts.push_back(std::move(P));
+    Run->prepare(C);
+    return Run;
+  }
+
+private:
+  void makeReference(size_t N) {
+    if (HostIn.size() == N)
+      return;
+    HostIn.resize(N);
+    for (size_t I = 0; I < N; ++I)
+      HostIn[I] = kernels::hashUint(static_cast<uint32_t>(I));
+    const size_t Global = N / ReducePerItem;
+    Want.resize(Global / ReduceGroup);
+    for (size_t G = 0; G < Want.size(); ++G) {
+      uint32_t Sum = 0;
+      for (size_t L = 0; L < ReduceGroup; ++L)
+        for (size_t I = 0; I < ReducePerItem; ++I)
+          Sum += HostIn[G * ReduceGroup + L + I * Global];
+      Want[G] = Sum;
+    }
+  }
+  HostArray<uint32_t> HostIn, Want;
+};
+
+// 7. atomic_add: every work-item adds 16 times, to 4 counters in turn.
+constexpr uint32_t AtomicCounters = 4, AtomicPerItem = 16;
+
+struct AtomicState {
+  Program P;
+  Kernel K;
+  Mem Counters;
+  uint32_t PerLaunch[AtomicCounters] = {};
+  uint32_t Got[AtomicCounters] = {};
+};
+
+class Atomics : public Figure {
+public:
+  const char *name() const override { return "atomics"; }
+  std::vector<Metric> metrics() const override { return {{"atomics.add", "Mops/s", true}}; }
+  std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
+    const size_t Global = C.Quick ? (64u << 10) : (256u << 10);
+    auto S = std::make_shared<AtomicState>();
+    for (size_t Gid = 0; Gid < Global; ++Gid)
+      for (uint32_t I = 0; I < AtomicPerItem; ++I)
+        S->PerLaunch[(Gid + I) % AtomicCounters] += (Gid & 7u) + 1u;
+    S->P = D.build(kernels::Atomics);
+    S->K = D.kernel(S->P, "atomicContention");
+    S->Counters = D.buffer(sizeof(S->Got));
+    setArgs(S->K, S->Counters, AtomicCounters, AtomicPerItem);
+
+    auto Run = std::make_unique<KernelRun>(D);
+    const Device *Dev = &D;
+    TimedPart P;
+    P.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->Counters, sizeof(S->Got)); };
+    P.Launch = [S, Dev, Global] { Dev->launch(S->K, {Global}, {256}); };
+    P.Verify = [S, Dev](unsigned, unsigned Launches) {
+      Dev->read(S->Counters, S->Got, sizeof(S->Got));
+      uint32_t Want[AtomicCounters];
+      for (uint32_t I = 0; I < AtomicCounters; ++I)
+        Want[I] = S->PerLaunch[I] * Launches;
+      expectEqual(S->Got, Want, AtomicCounters, "atomic_add counters");
+    };
+    P.WorkPerLaunch = static_cast<double>(Global) * AtomicPerItem;
+    P.Scale = 1e-6;
+    P.MaxLaunches = 1000;
+    Run->Parts.push_back(std::move(P));
+    Run->prepare(C);
+    return Run;
+  }
+};
+
+// 8. The barrier stencil: 256-item groups, every work-item crossing
+// 1 + 4 * Steps barriers.
+constexpr uint32_t BarrierGroup = 256;
+
+struct BarrierState {
+  Program P;
+  Kernel K;
+  Mem In, Out;
+  HostArray<uint32_t> Got;
+};
+
+class Barriers : public Figure {
+public:
+  const char *name() const override { return "barriers"; }
+  std::vector<Metric> metrics() const override {
+    return {{"barriers.stencil", "Mbarrier/s", true}};
+  }
+  std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
+    const size_t Global = size_t{BarrierGroup} * (C.Quick ? 128 : 512);
+    const uint32_t Steps = C.Quick ? 16 : 32;
+    makeReference(Global, Steps);
+    auto S = std::make_shared<BarrierState>();
+    S->P = D.build(kernels::Barriers, "-DWG=" + std::to_string(BarrierGroup) + "u");
+    S->K = D.kernel(S->P, "barrierStencil");
+    S->In = D.buffer(Global * sizeof(uint32_t), CL_MEM_READ_ONLY);
+    S->Out = D.buffer(Global * sizeof(uint32_t));
+    S->Got.resize(Global);
+    D.write(S->In, HostIn.data(), HostIn.bytes());
+    setArgs(S->K, S->In, S->Out, Steps);
+
+    auto Run = std::make_unique<KernelRun>(D);
+    const Device *Dev = &D;
+    TimedPart P;
+    P.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->Out, S->Got.bytes()); };
+    P.Launch = [S, Dev, Global] { Dev->launch(S->K, {Global}, {BarrierGroup}); };
+    P.Verify = [this, S, Dev](unsigned, unsigned) {
+      Dev->read(S->Out, S->Got.data(), S->Got.bytes());
+      expectEqual(S->Got.data(), Want.data(), Want.size(), "barrierStencil output");
+    };
+    P.WorkPerLaunch = static_cast<double>(Global) * (1 + 4 * Steps);
+    P.Scale = 1e-6;
+    P.MaxLaunches = 1000;
+    Run->Parts.push_back(std::move(P));
+    Run->prepare(C);
+    return Run;
+  }
+
+private:
+  /// The kernel's work-groups, one after the other, each phase of a step
+  /// over the whole ring before the next (what the barriers guarantee).
+  void makeReference(size_t Global, uint32_t Steps) {
+    if (HostIn.size() == Global && ReferenceSteps == Steps)
+      return;
+    ReferenceSteps = Steps;
+    HostIn.resize(Global);
+    Want.resize(Global);
+    Lcg R{777};
+    for (size_t I = 0; I < Global; ++I)
+      HostIn[I] = R.next();
+    const uint32_t N = BarrierGroup;
+    std::vector<uint32_t> Ring(N), Next(N);
+    for (size_t G = 0; G < Global / N; ++G) {
+      std::copy(&HostIn[G * N], &HostIn[G * N] + N, Ring.begin());
+      for (uint32_t S = 0; S < Steps; ++S) {
+        for (uint32_t L = 0; L < N; ++L) {
+          uint32_t V = Ring[(L + N - 1) % N] + 2u * Ring[L] + Ring[(L + 1) % N] + S;
+          Next[L] = V ^ (V >> 7);
+        }
+        for (uint32_t L = 0; L < N; ++L)
+          Ring[L] = Next[(L * 17u) % N] * 3u + L;
+      }
+      std::copy(Ring.begin(), Ring.end(), &Want[G * N]);
+    }
+  }
+  HostArray<uint32_t> HostIn, Want;
+  uint32_t ReferenceSteps = 0;
+};
+
+// 9. float vs float4: the same Iters multiply-adds per float element. The
+// chain converges towards B / (1 - A) = 500, so the values stay tame.
+constexpr int VectorIters = 128;
+constexpr float VectorA = 0.999f, VectorB = 0.5f;
+
+struct VectorState {
+  Program P;
+  Kernel Scalar, Vector;
+  Mem In, Out;
+  HostArray<float> Got;
+};
+
+class Vectors : public Figure {
+public:
+  const char *name() const override { return "vectors"; }
+  std::vector<Metric> metrics() const override {
+    return {{"vectors.float", "GFLOP/s", true}, {"vectors.float4", "GFLOP/s", true}};
+  }
+  std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
+    const size_t N = C.Quick ? (1u << 20) : (4u << 20);
+    makeReference(N);
+    auto S = std::make_shared<VectorState>();
+    S->P = D.build(kernels::Vectors, "-DITERS=" + std::to_string(VectorIters));
+    S->Scalar = D.kernel(S->P, "madFloat");
+    S->Vector = D.kernel(S->P, "madFloat4");
+    S->In = D.buffer(N * sizeof(float), CL_MEM_READ_ONLY);
+    S->Out = D.buffer(N * sizeof(float));
+    S->Got.resize(N);
+    D.write(S->In, HostIn.data(), HostIn.bytes());
+    setArgs(S->Scalar, S->In, S->Out, VectorA, VectorB);
+    setArgs(S->Vector, S->In, S->Out, VectorA, VectorB);
+
+    auto Run = std::make_unique<KernelRun>(D);
+    const Device *Dev = &D;
+    for (Kernel *K : {&S->Scalar, &S->Vector}) {
+      const bool IsVector = K == &S->Vector;
+      const size_t Global = IsVector ? N / 4 : N;
+      TimedPart P;
+      P.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->Out, S->Got.bytes()); };
+      P.Launch = [Dev, K, Global] { Dev->launch(*K, {Global}, {256}); };
+      P.Verify = [this, S, Dev, IsVector](unsigned, unsigned) {
+        Dev->read(S->Out, S->Got.data(), S->Got.bytes());
+        expectNear(S->Got.data(), Want.data(), Want.size(), 1e-4f,
+                   IsVector ? "madFloat4 output" : "madFloat output");
+      };
+      P.WorkPerLaunch = 2.0 * VectorIters * static_cast<double>(N);
+      P.Scale = 1e-9;
+      P.MaxLaunches = 200;
+      Run->Parts.push_back(std::move(P));
+    }
+    Run->prepare(C);
+    return Run;
+  }
+
+private:
+  void makeReference(size_t N) {
+    if (HostIn.size() == N)
+      return;
+    HostIn.resize(N);
+    Want.resize(N);
+    // 1024 distinct inputs: the reference costs 1024 chains, not N.
+    float Chain[1024];
+    for (int I = 0; I < 1024; ++I) {
+      float V = static_cast<float>(I) / 1024.0f;
+      for (int K = 0; K < VectorIters; ++K)
+        V = V * VectorA + VectorB;
+      Chain[I] = V;
+    }
+    for (size_t I = 0; I < N; ++I) {
+      HostIn[I] = static_cast<float>(I % 1024) / 1024.0f;
+      Want[I] = Chain[I % 1024];
+    }
+  }
+  HostArray<float> HostIn, Want;
+};
+
+} // namespace
+
+std::unique_ptr<Figure> makeStream() { return std::make_unique<Stream>(); }
+std::unique_ptr<Figure> makeSgemm() { return std::make_unique<Sgemm>(); }
+std::unique_ptr<Figure> makeReduction() { return std::make_unique<Reduction>(); }
+std::unique_ptr<Figure> makeAtomics() { return std::make_unique<Atomics>(); }
+std::unique_ptr<Figure> makeBarriers() { return std::make_unique<Barriers>(); }
+std::unique_ptr<Figure> makeVectors() { return std::make_unique<Vectors>(); }
+
+} // namespace weft::bench

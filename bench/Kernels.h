@@ -1,0 +1,37 @@
+// The OpenCL C sources weft_bench runs, in one place so that a reader can see
+// every kernel a figure times (and paste one into a bug report) without
+// reading host code. Sizes that the compiler should see as constants come in
+// as -D options from the figures.
+#ifndef WEFT_BENCH_KERNELS_H
+#define WEFT_BENCH_KERNELS_H
+
+#include <cstdint>
+#include <string>
+
+namespace weft::bench::kernels {
+
+/// `empty` (writes one word so that it can be verified) and `tiny`.
+extern const char *const Launch;
+/// `streamCopy` and `streamTriad`.
+extern const char *const Stream;
+/// `sgemmNaive` and `sgemmTiled`; needs -DTILE=n.
+extern const char *const Sgemm;
+/// `reduceSum`: per-work-group sums through __local memory.
+extern const char *const Reduce;
+/// `atomicContention`: atomic_add on a few global counters.
+extern const char *const Atomics;
+/// `barrierStencil`: a __local ring, four barriers per loop iteration; -DWG=n.
+extern const char *const Barriers;
+/// `madFloat` and `madFloat4`: the same multiply-add chain; -DITERS=n.
+extern const char *const Vectors;
+
+/// A realistic program of about 300 lines (structs, 17 helpers, 12 kernels)
+/// whose text is unique per Salt, so that no compiler cache can hit on it.
+/// Its kernel `saltProbe(Out, In)` writes hashUint(In[i]) ^ Salt.
+std::string buildSource(uint32_t Salt);
+/// The host twin of the program's hashUint.
+uint32_t hashUint(uint32_t X);
+
+} // namespace weft::bench::kernels
+
+#endif // WEFT_BENCH_KERNELS_H
