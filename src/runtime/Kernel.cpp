@@ -42,7 +42,7 @@ Status Kernel::setArg(cl_uint Index, size_t Size, const void *Value, MemObject *
     if (Mem) {
       if (&Mem->context() != &Prog->context())
         return makeError(CL_INVALID_MEM_OBJECT, "buffer belongs to another context");
-      V.Mem = Ref<MemObject>(Mem);
+      V.Mem = Mem;
       Ptr = Mem->data();
     }
     V.Bytes.resize(sizeof(void *));
@@ -106,7 +106,7 @@ Kernel::Snapshot Kernel::snapshot() const {
       L->LocalArgs.emplace_back(I, V.LocalSize);
     L->ArgOffsets.push_back(Off);
     if (V.Mem)
-      S.MemObjects.push_back(V.Mem);
+      S.MemObjects.emplace_back(V.Mem);
   }
   S.Launch = std::move(L);
   return S;

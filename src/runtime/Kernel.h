@@ -47,7 +47,10 @@ private:
   struct ArgValue {
     bool IsSet = false;
     std::vector<unsigned char> Bytes; // by-value bytes, or the data pointer
-    Ref<MemObject> Mem;               // for buffer arguments
+    /// Not a reference: a kernel argument does not keep its buffer alive
+    /// (releasing the buffer after clSetKernelArg runs its destructor
+    /// callbacks). An enqueue takes a reference for the command's duration.
+    MemObject *Mem = nullptr;
     size_t LocalSize = 0;             // for __local arguments
   };
 

@@ -720,3 +720,20 @@ TEST_F(Buffers, MigrateMemObjects) {
   EXPECT_EQ(clEnqueueMigrateMemObjects(Queue, 1, &NotMem, 0, 0, nullptr, nullptr),
             CL_INVALID_MEM_OBJECT);
 }
+
+TEST_F(Buffers, KernelArgumentDoesNotKeepBufferAlive) {
+  // Regression (CTS api/retain_mem_object_set_kernel_arg): releasing a
+  // buffer that is only set as a kernel argument destroys it at once.
+  static int Destroyed;
+  Destroyed = 0;
+  cl_int Err;
+  cl_mem B = clCreateBuffer(Context, CL_MEM_READ_WRITE, 64, nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  ASSERT_EQ(clSetMemObjectDestructorCallback(
+                B, [](cl_mem, void *) { ++Destroyed; }, nullptr),
+            CL_SUCCESS);
+  cl_kernel K = kernel("__kernel void k(__global int *p) { p[0] = 1; }", "k");
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &B), CL_SUCCESS);
+  ASSERT_EQ(clReleaseMemObject(B), CL_SUCCESS);
+  EXPECT_EQ(Destroyed, 1);
+}

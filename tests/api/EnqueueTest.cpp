@@ -147,6 +147,32 @@ TEST_F(Enqueue, EmptyRangeIsANoOp) {
   ASSERT_EQ(clWaitForEvents(1, &E), CL_SUCCESS);
   EXPECT_EQ(read<int>(Out, 1)[0], 0);
   EXPECT_EQ(clReleaseEvent(E), CL_SUCCESS);
+  // A NULL global_work_size is empty too (regression: it ran one work-item).
+  for (cl_uint Dim = 1; Dim <= 3; ++Dim)
+    ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, Dim, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
+              CL_SUCCESS);
+  ASSERT_EQ(clFinish(Queue), CL_SUCCESS);
+  EXPECT_EQ(read<int>(Out, 1)[0], 0);
+}
+
+TEST_F(Enqueue, NullLocalSizeTakesReqdWorkGroupSize) {
+  const char *Src = R"CLC(
+__attribute__((reqd_work_group_size(4, 2, 1)))
+__kernel void sizes(__global int *out) {
+  if (get_global_id(0) == 0 && get_global_id(1) == 0) {
+    out[0] = get_local_size(0); out[1] = get_local_size(1); out[2] = get_local_size(2);
+  }
+})CLC";
+  cl_kernel K = kernel(Src, "sizes");
+  cl_mem Out = buffer(3 * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  const size_t G[2] = {64, 32};
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, G, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  auto V = read<int>(Out, 3);
+  EXPECT_EQ(V[0], 4);
+  EXPECT_EQ(V[1], 2);
+  EXPECT_EQ(V[2], 1);
 }
 
 TEST_F(Enqueue, ObjectsReleasedRightAfterEnqueueStayAlive) {
@@ -216,7 +242,8 @@ TEST_F(Enqueue, NDRangeErrors) {
 
   EXPECT_EQ(Run(Ids, 0, nullptr, &G1, &L1), CL_INVALID_WORK_DIMENSION);
   EXPECT_EQ(Run(Ids, 4, nullptr, &G1, &L1), CL_INVALID_WORK_DIMENSION);
-  EXPECT_EQ(Run(Ids, 1, nullptr, nullptr, &L1), CL_INVALID_GLOBAL_WORK_SIZE);
+  // OpenCL 2.1+: a NULL global_work_size is an empty NDRange, not an error.
+  EXPECT_EQ(Run(Ids, 1, nullptr, nullptr, nullptr), CL_SUCCESS);
 
   // Work-group sizes: not dividing, zero, larger than the device allows.
   const size_t L7 = 7, L0 = 0;
@@ -241,13 +268,15 @@ TEST_F(Enqueue, NDRangeErrors) {
   EXPECT_EQ(Run(Ids, 1, nullptr, &GWide, &TooWide), CL_INVALID_WORK_ITEM_SIZE);
   (void)MaxWg;
 
-  // reqd_work_group_size: a different local size, or none.
+  // reqd_work_group_size: a different local size is an error; none takes it.
   cl_kernel Fixed = kernel(WorkItemSource, "fixed");
   ASSERT_EQ(clSetKernelArg(Fixed, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
   size_t G2[2] = {16, 8}, Good[2] = {4, 2}, Other[2] = {2, 4};
   EXPECT_EQ(Run(Fixed, 2, nullptr, G2, Good), CL_SUCCESS);
   EXPECT_EQ(Run(Fixed, 2, nullptr, G2, Other), CL_INVALID_WORK_GROUP_SIZE);
-  EXPECT_EQ(Run(Fixed, 2, nullptr, G2, nullptr), CL_INVALID_WORK_GROUP_SIZE);
+  EXPECT_EQ(Run(Fixed, 2, nullptr, G2, nullptr), CL_SUCCESS);
+  size_t G2Odd[2] = {18, 8}; // not a multiple of the required size
+  EXPECT_EQ(Run(Fixed, 2, nullptr, G2Odd, nullptr), CL_INVALID_WORK_GROUP_SIZE);
   size_t G3[3] = {16, 8, 2}, Good3Wrong[3] = {4, 2, 2};
   EXPECT_EQ(Run(Fixed, 3, nullptr, G3, Good3Wrong), CL_INVALID_WORK_GROUP_SIZE);
 

@@ -435,12 +435,15 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_ui
                "the kernel and the queue belong to different contexts");
     WEFT_CHECK(WorkDim < 1 || WorkDim > 3, CL_INVALID_WORK_DIMENSION,
                "work_dim is not 1, 2 or 3");
-    WEFT_CHECK(!GlobalSize, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
     const Device &D = Queue->device();
     const KernelDesc &Desc = Kern->desc();
     std::array<uint64_t, 3> Global{1, 1, 1}, Offset{0, 0, 0}, Local{1, 1, 1};
-    bool Empty = false;
-    for (cl_uint I = 0; I < WorkDim; ++I) {
+    // OpenCL 2.1+: a NULL global_work_size, like a 0 in it, is an empty
+    // NDRange; the command does nothing but still orders and signals.
+    bool Empty = !GlobalSize;
+    if (Empty)
+      Global[0] = 0;
+    for (cl_uint I = 0; I < WorkDim && GlobalSize; ++I) {
       Global[I] = GlobalSize[I];
       Empty |= Global[I] == 0;
       if (GlobalOffset) {
@@ -469,9 +472,12 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_ui
           WEFT_CHECK(Local[I] != Desc.ReqdWorkGroupSize[I], CL_INVALID_WORK_GROUP_SIZE,
                      "local_work_size differs from reqd_work_group_size");
     } else if (HasReqd) {
-      // "local_work_size is NULL and the kernel has reqd_work_group_size".
-      return makeError(CL_INVALID_WORK_GROUP_SIZE,
-                       "the kernel requires a work-group size; local_work_size is NULL");
+      // A NULL local_work_size takes the kernel's reqd_work_group_size.
+      for (int I = 0; I < 3; ++I)
+        Local[I] = Desc.ReqdWorkGroupSize[I];
+      for (cl_uint I = 0; I < WorkDim; ++I)
+        WEFT_CHECK(Global[I] % Local[I], CL_INVALID_WORK_GROUP_SIZE,
+                   "global_work_size is not a multiple of reqd_work_group_size");
     } else if (!Empty) {
       Local = chooseLocalSize(D, WorkDim, Global);
     }
