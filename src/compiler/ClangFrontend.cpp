@@ -53,6 +53,13 @@ std::unique_ptr<llvm::Module> ClangFrontend::compile(const std::string &Source,
                                    "-resource-dir",
                                    WEFT_CLANG_RESOURCE_DIR,
                                    extensionArg(),
+                                   // The SPIR target predefines it; the device
+                                   // reports no image support.
+                                   "-U__IMAGE_SUPPORT__",
+                                   // Clang leaves it to the target, and the
+                                   // SPIR target does not define it: the
+                                   // device's OpenCL version (3.0).
+                                   "-D__OPENCL_VERSION__=300",
                                    "-cl-kernel-arg-info",
                                    "-x",
                                    "cl"};

@@ -224,4 +224,60 @@ TEST(BuiltinTest, AtomicsGlobalAndLocal) {
   EXPECT_EQ(UM[0], 3u);
 }
 
+
+TEST(BuiltinTest, AsyncWorkGroupCopies) {
+  // Each work-group stages its slice of In through __local memory with the
+  // (strided) async copies and writes it back reversed; wait_group_events
+  // must make every element visible to every work-item.
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global const float4 *in, global float4 *out, global int *strided,
+                  local float4 *tile, local int *itile) {
+      size_t n = get_local_size(0), base = get_group_id(0) * n;
+      event_t e = async_work_group_copy(tile, in + base, n, 0);
+      wait_group_events(1, &e);
+      out[base + get_local_id(0)] = tile[n - 1 - get_local_id(0)];
+      event_t s = async_work_group_strided_copy(itile, strided + base * 2, n, 2, 0);
+      wait_group_events(1, &s);
+      event_t w = async_work_group_strided_copy(strided + base * 2 + 1, itile, n, 2, 0);
+      wait_group_events(1, &w);
+      prefetch(in, 4);
+    })"));
+  const size_t N = 64, L = 16;
+  std::vector<float> In(4 * N), Out(4 * N, -1.0f);
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = float(I);
+  std::vector<int32_t> Strided(2 * N);
+  for (size_t I = 0; I < N; ++I)
+    Strided[2 * I] = int32_t(I * 3);
+  ASSERT_TRUE(P.run("k", range1(N, L),
+                    {Arg::pointer(In.data()), Arg::pointer(Out.data()),
+                     Arg::pointer(Strided.data()), Arg::local(L * 16), Arg::local(L * 4)}));
+  for (size_t G = 0; G < N / L; ++G)
+    for (size_t I = 0; I < L; ++I)
+      for (size_t C = 0; C < 4; ++C)
+        ASSERT_EQ(Out[4 * (G * L + I) + C], In[4 * (G * L + L - 1 - I) + C]);
+  for (size_t I = 0; I < N; ++I)
+    ASSERT_EQ(Strided[2 * I + 1], int32_t(I * 3)) << I;
+}
+
+TEST(BuiltinTest, PredefinedMacros) {
+  // __OPENCL_VERSION__ is the device's (SPIR leaves it undefined);
+  // __IMAGE_SUPPORT__ must be absent while the device has no images.
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global int *out) {
+      out[0] = __OPENCL_VERSION__;
+    #ifdef __IMAGE_SUPPORT__
+      out[1] = 1;
+    #else
+      out[1] = 0;
+    #endif
+    })"));
+  std::vector<int32_t> Out(2, -1);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data())}));
+  EXPECT_EQ(Out[0], 300);
+  EXPECT_EQ(Out[1], 0);
+}
+
 } // namespace weft::compiler::test
