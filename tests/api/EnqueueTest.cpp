@@ -305,11 +305,6 @@ TEST_F(Enqueue, NDRangeErrors) {
   cl_event NotEvent = wrongHandle<cl_event>(Out);
   EXPECT_EQ(clEnqueueNDRangeKernel(Queue, Ids, 1, nullptr, &G1, &L1, 1, &NotEvent, nullptr),
             CL_INVALID_EVENT_WAIT_LIST);
-
-  // Native kernels are not an execution capability of the device.
-  EXPECT_EQ(clEnqueueNativeKernel(
-                Queue, [](void *) {}, nullptr, 0, 0, nullptr, nullptr, 0, nullptr, nullptr),
-            CL_INVALID_OPERATION);
 }
 
 TEST_F(Enqueue, KernelAndQueueFromDifferentContexts) {
@@ -331,4 +326,71 @@ TEST_F(Enqueue, KernelAndQueueFromDifferentContexts) {
   EXPECT_EQ(clReleaseEvent(Foreign), CL_SUCCESS);
   EXPECT_EQ(clReleaseCommandQueue(OtherQueue), CL_SUCCESS);
   EXPECT_EQ(clReleaseContext(Other), CL_SUCCESS);
+}
+
+namespace {
+struct NativeArgs {
+  int Scale;
+  cl_mem In;  // replaced by a pointer to the buffer's memory
+  cl_mem Out; // likewise
+  int Count;
+};
+
+void CL_CALLBACK nativeScale(void *P) {
+  auto *A = static_cast<NativeArgs *>(P);
+  auto *In = reinterpret_cast<const int *>(A->In);
+  auto *Out = reinterpret_cast<int *>(A->Out);
+  for (int I = 0; I < A->Count; ++I)
+    Out[I] = In[I] * A->Scale;
+}
+} // namespace
+
+TEST_F(Enqueue, NativeKernelSeesBufferMemory) {
+  cl_device_exec_capabilities Caps =
+      info<cl_device_exec_capabilities>(clGetDeviceInfo, Device, CL_DEVICE_EXECUTION_CAPABILITIES);
+  ASSERT_TRUE(Caps & CL_EXEC_NATIVE_KERNEL);
+  std::vector<int> Data(64);
+  for (int I = 0; I < 64; ++I)
+    Data[I] = I;
+  cl_mem In = buffer(64 * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, Data.data());
+  cl_mem Out = buffer(64 * sizeof(int));
+  NativeArgs A{3, In, Out, 64};
+  cl_mem Mems[2] = {In, Out};
+  const void *Locs[2] = {&A.In, &A.Out};
+  ASSERT_EQ(clEnqueueNativeKernel(Queue, nativeScale, &A, sizeof(A), 2, Mems, Locs, 0, nullptr,
+                                  nullptr),
+            CL_SUCCESS);
+  A.Scale = 100; // the arguments were copied at enqueue
+  auto V = read<int>(Out, 64);
+  for (int I = 0; I < 64; ++I)
+    ASSERT_EQ(V[I], 3 * I);
+}
+
+TEST_F(Enqueue, NativeKernelErrors) {
+  NativeArgs A{1, nullptr, nullptr, 0};
+  cl_mem Out = buffer(64);
+  cl_mem Mems[1] = {Out};
+  const void *Locs[1] = {&A.Out};
+  EXPECT_EQ(clEnqueueNativeKernel(Queue, nullptr, &A, sizeof(A), 0, nullptr, nullptr, 0, nullptr,
+                                  nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueNativeKernel(Queue, nativeScale, nullptr, 8, 0, nullptr, nullptr, 0, nullptr,
+                                  nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueNativeKernel(Queue, nativeScale, &A, 0, 0, nullptr, nullptr, 0, nullptr,
+                                  nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueNativeKernel(Queue, nativeScale, &A, sizeof(A), 1, nullptr, Locs, 0, nullptr,
+                                  nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueNativeKernel(Queue, nativeScale, &A, sizeof(A), 0, Mems, nullptr, 0, nullptr,
+                                  nullptr),
+            CL_INVALID_VALUE);
+  cl_mem Bad[1] = {reinterpret_cast<cl_mem>(Queue)};
+  EXPECT_EQ(clEnqueueNativeKernel(Queue, nativeScale, &A, sizeof(A), 1, Bad, Locs, 0, nullptr,
+                                  nullptr),
+            CL_INVALID_MEM_OBJECT);
+  EXPECT_EQ(clEnqueueNativeKernel(nullptr, nativeScale, &A, sizeof(A), 1, Mems, Locs, 0, nullptr,
+                                  nullptr),
+            CL_INVALID_COMMAND_QUEUE);
 }

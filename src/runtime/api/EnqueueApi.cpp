@@ -510,9 +510,36 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue Q, void(CL_CALLBACK *F
                                          cl_uint NumEvents, const cl_event *Events,
                                          cl_event *Out) {
   return entry([&]() -> Status {
-    WEFT_VALID(CommandQueue, Q);
-    // CL_DEVICE_EXECUTION_CAPABILITIES does not include CL_EXEC_NATIVE_KERNEL.
-    return makeError(CL_INVALID_OPERATION, "the device cannot execute native kernels");
+    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_CHECK(!Fn, CL_INVALID_VALUE, "user_func is NULL");
+    WEFT_CHECK(!Args && (CbArgs > 0 || NumMemObjects > 0), CL_INVALID_VALUE,
+               "args is NULL but cb_args or num_mem_objects is not 0");
+    WEFT_CHECK(Args && CbArgs == 0, CL_INVALID_VALUE, "args is not NULL and cb_args is 0");
+    WEFT_CHECK(NumMemObjects > 0 && (!MemList || !ArgsMemLoc), CL_INVALID_VALUE,
+               "num_mem_objects > 0 and mem_list or args_mem_loc is NULL");
+    WEFT_CHECK(NumMemObjects == 0 && (MemList || ArgsMemLoc), CL_INVALID_VALUE,
+               "num_mem_objects is 0 and mem_list or args_mem_loc is not NULL");
+    // The argument block is copied now; each memory object handle in it
+    // (at args_mem_loc[i], an address inside args) is replaced in the copy
+    // by a pointer to the object's memory.
+    std::vector<char> Block(static_cast<char *>(Args), static_cast<char *>(Args) + CbArgs);
+    std::vector<Ref<MemObject>> Keep;
+    for (cl_uint I = 0; I < NumMemObjects; ++I) {
+      WEFT_TRY(Mem, buffer(E, MemList[I]));
+      size_t Off = static_cast<const char *>(ArgsMemLoc[I]) - static_cast<const char *>(Args);
+      WEFT_CHECK(ArgsMemLoc[I] < Args || Off + sizeof(void *) > CbArgs, CL_INVALID_VALUE,
+                 "args_mem_loc points outside args");
+      void *Data = Mem->data();
+      std::memcpy(Block.data() + Off, &Data, sizeof(void *));
+      Keep.emplace_back(Mem);
+    }
+    return submitTask(
+        E, CL_COMMAND_NATIVE_KERNEL,
+        [Fn, Block = std::move(Block), Keep = std::move(Keep)]() mutable {
+          Fn(Block.empty() ? nullptr : Block.data());
+          return CL_COMPLETE;
+        },
+        Out, false);
   });
 }
 

@@ -180,7 +180,7 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
     return InfoValue(cl_bool(CL_TRUE));
   case CL_DEVICE_EXECUTION_CAPABILITIES:
-    return InfoValue(cl_device_exec_capabilities(CL_EXEC_KERNEL));
+    return InfoValue(cl_device_exec_capabilities(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL));
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
     return InfoValue(cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
                                                  CL_QUEUE_PROFILING_ENABLE));
