@@ -17,14 +17,21 @@ Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
   std::vector<Ref<Event>> Deps = WaitList;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
-    Pending.erase(std::remove_if(Pending.begin(), Pending.end(),
-                                 [](const Ref<Event> &E) { return E->isTerminal(); }),
-                  Pending.end());
     if (inOrder()) {
+      // The previous command orders everything; it is all finish() needs.
       if (Last)
         Deps.push_back(Last);
       Last = Ev;
     } else {
+      // Forget finished commands, amortized: a scan only when the list has
+      // doubled since the last one, so enqueue stays O(1) with thousands of
+      // commands in flight.
+      if (Pending.size() >= PruneAt) {
+        Pending.erase(std::remove_if(Pending.begin(), Pending.end(),
+                                     [](const Ref<Event> &E) { return E->isTerminal(); }),
+                      Pending.end());
+        PruneAt = std::max<size_t>(64, 2 * Pending.size());
+      }
       if (LastBarrier)
         Deps.push_back(LastBarrier);
       // A marker or barrier with no wait list waits for all before it; a
@@ -33,8 +40,8 @@ Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
         Deps.insert(Deps.end(), Pending.begin(), Pending.end());
       if (Cmd->isSynchronization() && Cmd->event().commandType() == CL_COMMAND_BARRIER)
         LastBarrier = Ev;
+      Pending.push_back(Ev);
     }
-    Pending.push_back(Ev);
   }
 
   Ev->advance(Event::Stage::Submitted);
@@ -67,10 +74,11 @@ void CommandQueue::finish() {
   std::vector<Ref<Event>> Snapshot;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
-    Snapshot = Pending;
+    Snapshot = inOrder() ? std::vector<Ref<Event>>{Last} : Pending;
   }
   for (auto &E : Snapshot)
-    E->wait();
+    if (E)
+      E->wait();
 }
 
 void CommandQueue::lastAppReleased() {

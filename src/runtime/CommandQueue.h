@@ -52,7 +52,8 @@ private:
   std::mutex Mutex;
   Ref<Event> Last;                 // in-order: the previous command
   Ref<Event> LastBarrier;          // out-of-order: what later commands wait for
-  std::vector<Ref<Event>> Pending; // not known to be terminal yet
+  std::vector<Ref<Event>> Pending; // out-of-order: not known to be terminal yet
+  size_t PruneAt = 64;             // prune Pending when it reaches this size
 };
 
 } // namespace weft::rt
