@@ -1,5 +1,6 @@
 // Program building: hands source and options to the compiler, keeps the log.
 #include "runtime/Program.h"
+#include "runtime/BuildCache.h"
 #include "runtime/Capabilities.h"
 
 #include <cctype>
@@ -109,6 +110,14 @@ Status Program::build(const std::string &Opts) {
     Log = S.error().Why;
     return S;
   }
+  if (auto Hit = BuildCache::get().find(Source, Opts)) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    BuildStatus = CL_BUILD_SUCCESS;
+    Log = Hit->Log;
+    Exe = Hit->Exe;
+    Kernels = Hit->Kernels;
+    return {};
+  }
   auto Out = ProgramCompiler::get().buildSource(Source, Opts);
   std::lock_guard<std::mutex> Lock(Mutex);
   if (auto *Fail = std::get_if<BuildFailure>(&Out)) {
@@ -123,6 +132,10 @@ Status Program::build(const std::string &Opts) {
   Log = std::move(Ok.Log);
   Exe = std::move(Ok.Exe);
   Kernels = std::move(Ok.Kernels);
+  // Shareable while executables hold no per-program state (no program-scope
+  // variables yet).
+  BuildCache::get().insert(Source, Opts,
+                           std::make_shared<BuildCache::Entry>(BuildCache::Entry{Exe, Kernels, Log}));
   return {};
 }
 
