@@ -39,7 +39,11 @@ VEC_UNARY(sign, float, float)
 VEC_UNARY(sign, double, double)
 
 // Geometric functions: float/double, widths 1 to 4.
-#define GEOMETRIC(T)                                                                               \
+// Geometric functions: float/double, widths 1 to 4. length, distance and
+// normalize rescale by a power of two when the largest component is so big
+// (or small) that squaring it would overflow (or underflow): exact, so the
+// result keeps the accuracy of the unscaled formula.
+#define GEOMETRIC(T, LIMIT)                                                                        \
   OVL T dot(T x, T y) { return x * y; }                                                            \
   OVL T dot(T##2 x, T##2 y) { return x.s0 * y.s0 + x.s1 * y.s1; }                                  \
   OVL T dot(T##3 x, T##3 y) { return x.s0 * y.s0 + x.s1 * y.s1 + x.s2 * y.s2; }                    \
@@ -50,16 +54,37 @@ VEC_UNARY(sign, double, double)
   OVL T##4 cross(T##4 a, T##4 b) {                                                                 \
     return (T##4)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x, (T)0);      \
   }                                                                                                \
-  GEOMETRIC_W(T, T) GEOMETRIC_W(T, T##2) GEOMETRIC_W(T, T##3) GEOMETRIC_W(T, T##4)
-#define GEOMETRIC_W(S, T)                                                                          \
-  OVL S length(T x) { return sqrt(dot(x, x)); }                                                    \
+  static INL T geomMaxAbs(T x) { return fabs(x); }                                                 \
+  static INL T geomMaxAbs(T##2 x) { return fmax(fabs(x.s0), fabs(x.s1)); }                         \
+  static INL T geomMaxAbs(T##3 x) { return fmax(fmax(fabs(x.s0), fabs(x.s1)), fabs(x.s2)); }       \
+  static INL T geomMaxAbs(T##4 x) { return fmax(geomMaxAbs(x.lo), geomMaxAbs(x.hi)); }             \
+  GEOMETRIC_W(T, T, LIMIT) GEOMETRIC_W(T, T##2, LIMIT) GEOMETRIC_W(T, T##3, LIMIT)                 \
+  GEOMETRIC_W(T, T##4, LIMIT)
+#define GEOMETRIC_W(S, T, LIMIT)                                                                   \
+  OVL S length(T x) {                                                                              \
+    S M = geomMaxAbs(x);                                                                           \
+    if (isinf(M))                                                                                  \
+      return M;                                                                                    \
+    if (M > (S)LIMIT || (M < (S)1 / (S)LIMIT && M > (S)0)) {                                       \
+      int E = ilogb(M);                                                                            \
+      T Y = ldexp(x, -E);                                                                          \
+      return ldexp(sqrt(dot(Y, Y)), E);                                                            \
+    }                                                                                              \
+    return sqrt(dot(x, x));                                                                        \
+  }                                                                                                \
   OVL S distance(T x, T y) { return length(x - y); }                                               \
   OVL T normalize(T x) {                                                                           \
-    S L = length(x);                                                                               \
-    return L == (S)0 ? x : x / L;                                                                  \
+    S M = geomMaxAbs(x);                                                                           \
+    if (M == (S)0)                                                                                 \
+      return x;                                                                                    \
+    if (isinf(M))                                                                                  \
+      x = copysign(fabs(x) == (T)(S)INFINITY ? (T)(S)1 : (T)(S)0, x);                             \
+    else if (M > (S)LIMIT || M < (S)1 / (S)LIMIT)                                                  \
+      x = ldexp(x, -ilogb(M));                                                                     \
+    return x / sqrt(dot(x, x));                                                                    \
   }
-GEOMETRIC(float)
-GEOMETRIC(double)
+GEOMETRIC(float, 0x1p+60f)
+GEOMETRIC(double, 0x1p+500)
 #define FAST_GEOMETRIC(T)                                                                          \
   OVL float fast_length(T x) { return length(x); }                                                 \
   OVL float fast_distance(T x, T y) { return distance(x, y); }                                     \

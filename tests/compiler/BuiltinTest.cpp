@@ -280,4 +280,28 @@ TEST(BuiltinTest, PredefinedMacros) {
   EXPECT_EQ(Out[1], 0);
 }
 
+TEST(BuiltinTest, GeometricFunctionsDoNotOverflow) {
+  // Regression (CTS geom_length/geom_distance): the squares of large
+  // components overflowed to inf, of tiny ones underflowed to 0.
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global float *out, global double *dout) {
+      out[0] = length((float2)(0x1p+64f, 0.0f));
+      out[1] = distance((float4)(0x1p+100f, 0.0f, 0.0f, 0.0f), (float4)(0.0f));
+      out[2] = length((float3)(3e-30f, 4e-30f, 0.0f));
+      out[3] = normalize((float2)(0x1p+120f, 0x1p+120f)).x;
+      out[4] = normalize((float2)(INFINITY, 1.0f)).x;
+      dout[0] = length((double2)(0x1p+600, 0x1p+600));
+    })"));
+  std::vector<float> Out(5);
+  std::vector<double> DOut(1);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data()), Arg::pointer(DOut.data())}));
+  EXPECT_EQ(Out[0], 0x1p+64f);
+  EXPECT_EQ(Out[1], 0x1p+100f);
+  EXPECT_NEAR(Out[2], 5e-30f, 1e-36f);
+  EXPECT_NEAR(Out[3], 0.70710678f, 1e-6f);
+  EXPECT_EQ(Out[4], 1.0f);
+  EXPECT_NEAR(DOut[0], 0x1p+600 * 1.4142135623730951, 0x1p+600 * 1e-15);
+}
+
 } // namespace weft::compiler::test
