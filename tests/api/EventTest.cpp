@@ -1,7 +1,6 @@
 // Events: user events that hold commands back and fail them, event
 // callbacks for each status, profiling timestamps, waits across queues,
-// wait-list validation, and a stress test of eight host threads enqueuing
-// thousands of commands with cross-queue dependencies.
+// and wait-list validation. (The many-thread stress test is StressTest.cpp.)
 #include "ApiTest.h"
 
 #include <atomic>
@@ -380,83 +379,3 @@ TEST_F(Events, WaitForEventsAcrossTwoQueues) {
   EXPECT_EQ(clReleaseCommandQueue(Second), CL_SUCCESS);
 }
 
-TEST_F(Events, EightThreadsWithCrossQueueDependencies) {
-  // Each thread owns two queues: kernels that increment a buffer on one,
-  // copies of the counter into a history slot on the other. Every copy
-  // waits for its kernel (across queues) and every kernel for the copy
-  // before it, so history[i] must read i + 1 exactly.
-  constexpr int Threads = 8, Iterations = 250, Width = 16;
-  cl_program P = build(AddSource);
-  OwnedPrograms.push_back(P);
-  std::vector<std::thread> Pool;
-  std::atomic<int> Failures{0};
-  std::vector<std::vector<int>> Histories(Threads), Counters(Threads);
-  for (int T = 0; T < Threads; ++T) {
-    Pool.emplace_back([&, T] {
-      auto Check = [&](cl_int Err) {
-        if (Err != CL_SUCCESS)
-          Failures++;
-      };
-      cl_int Err;
-      cl_command_queue KQ = clCreateCommandQueueWithProperties(Context, Device, nullptr, &Err);
-      Check(Err);
-      cl_queue_properties Ooo[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
-      cl_command_queue CQ = clCreateCommandQueueWithProperties(Context, Device, Ooo, &Err);
-      Check(Err);
-      cl_kernel K = clCreateKernel(P, "add", &Err);
-      Check(Err);
-      cl_mem Counter =
-          clCreateBuffer(Context, CL_MEM_READ_WRITE, Width * sizeof(int), nullptr, &Err);
-      Check(Err);
-      cl_mem History =
-          clCreateBuffer(Context, CL_MEM_READ_WRITE, Iterations * sizeof(int), nullptr, &Err);
-      Check(Err);
-      int Zero = 0, One = 1;
-      Check(clEnqueueFillBuffer(KQ, Counter, &Zero, 4, 0, Width * 4, 0, nullptr, nullptr));
-      Check(clSetKernelArg(K, 0, sizeof(cl_mem), &Counter));
-      Check(clSetKernelArg(K, 1, sizeof(int), &One));
-      const size_t Global = Width;
-      cl_event LastCopy = nullptr;
-      for (int I = 0; I < Iterations; ++I) {
-        cl_event Kernel;
-        Check(clEnqueueNDRangeKernel(KQ, K, 1, nullptr, &Global, nullptr, LastCopy ? 1 : 0,
-                                     LastCopy ? &LastCopy : nullptr, &Kernel));
-        if (LastCopy)
-          Check(clReleaseEvent(LastCopy));
-        cl_event Copy;
-        Check(clEnqueueCopyBuffer(CQ, Counter, History, 0, I * sizeof(int), sizeof(int), 1, &Kernel,
-                                  &Copy));
-        if (I % 25 == 24) {
-          cl_event Marker;
-          Check(clEnqueueMarkerWithWaitList(CQ, 1, &Copy, &Marker));
-          Check(clWaitForEvents(1, &Marker));
-          Check(clReleaseEvent(Marker));
-        }
-        Check(clReleaseEvent(Kernel));
-        LastCopy = Copy;
-      }
-      Check(clWaitForEvents(1, &LastCopy));
-      Check(clReleaseEvent(LastCopy));
-      Histories[T].resize(Iterations);
-      Counters[T].resize(Width);
-      Check(clEnqueueReadBuffer(CQ, History, CL_TRUE, 0, Iterations * sizeof(int),
-                                Histories[T].data(), 0, nullptr, nullptr));
-      Check(clEnqueueReadBuffer(KQ, Counter, CL_TRUE, 0, Width * sizeof(int), Counters[T].data(), 0,
-                                nullptr, nullptr));
-      Check(clReleaseMemObject(History));
-      Check(clReleaseMemObject(Counter));
-      Check(clReleaseKernel(K));
-      Check(clReleaseCommandQueue(CQ));
-      Check(clReleaseCommandQueue(KQ));
-    });
-  }
-  for (auto &Th : Pool)
-    Th.join();
-  EXPECT_EQ(Failures, 0);
-  for (int T = 0; T < Threads; ++T) {
-    for (int I = 0; I < Iterations; ++I)
-      ASSERT_EQ(Histories[T][I], I + 1) << "thread " << T << " iteration " << I;
-    for (int V : Counters[T])
-      ASSERT_EQ(V, Iterations);
-  }
-}

@@ -8,17 +8,6 @@
 
 namespace weft::compiler::test {
 
-namespace {
-
-NDRange range1(size_t Global, size_t Local) {
-  NDRange R;
-  R.Global[0] = Global;
-  R.Local[0] = Local;
-  return R;
-}
-
-} // namespace
-
 TEST(BarrierTest, ReverseThroughLocalMemory) {
   Program P;
   ASSERT_TRUE(P.build(R"(

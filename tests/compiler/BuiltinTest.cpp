@@ -10,17 +10,6 @@
 
 namespace weft::compiler::test {
 
-namespace {
-
-NDRange range1(size_t Global, size_t Local) {
-  NDRange R;
-  R.Global[0] = Global;
-  R.Local[0] = Local;
-  return R;
-}
-
-} // namespace
-
 TEST(BuiltinTest, FloatMathMatchesLibm) {
   Program P;
   ASSERT_TRUE(P.build(R"(

@@ -47,6 +47,14 @@ struct NDRange {
   std::array<size_t, 3> Offset{0, 0, 0};
 };
 
+/// A 1-D range of Global work-items in groups of Local.
+inline NDRange range1(size_t Global, size_t Local) {
+  NDRange R;
+  R.Global[0] = Global;
+  R.Local[0] = Local;
+  return R;
+}
+
 class Program {
 public:
   /// Builds Source; fails the current test (and returns false) on error.

@@ -199,45 +199,49 @@ std::array<uint64_t, 3> chooseLocalSize(const Device &D, cl_uint Dim,
 
 } // namespace
 
+namespace {
+/// clEnqueueReadBuffer and clEnqueueWriteBuffer: the same checks, the copy
+/// in one direction or the other.
+Status transfer(cl_command_queue Q, cl_mem M, bool Blocking, size_t Offset, size_t Size,
+                void *Ptr, cl_uint NumEvents, const cl_event *Events, cl_event *Out,
+                bool IsRead) {
+  WEFT_TRY(E, begin(Q, NumEvents, Events));
+  WEFT_TRY(Mem, buffer(E, M));
+  WEFT_CHECK(!Ptr, CL_INVALID_VALUE, "ptr is NULL");
+  WEFT_CHECK(!Mem->contains(Offset, Size), CL_INVALID_VALUE,
+             "offset + size is out of the buffer's bounds");
+  if (IsRead)
+    WEFT_CHECK(hostCannotRead(*Mem), CL_INVALID_OPERATION, "the host may not read the buffer");
+  else
+    WEFT_CHECK(hostCannotWrite(*Mem), CL_INVALID_OPERATION, "the host may not write the buffer");
+  Ref<MemObject> Keep(Mem);
+  return submitTask(
+      E, IsRead ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER,
+      [Keep, Offset, Size, Ptr, IsRead] {
+        if (IsRead)
+          std::memcpy(Ptr, Keep->data() + Offset, Size);
+        else
+          std::memcpy(Keep->data() + Offset, Ptr, Size);
+        return CL_COMPLETE;
+      },
+      Out, Blocking);
+}
+} // namespace
+
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue Q, cl_mem M, cl_bool Blocking,
                                        size_t Offset, size_t Size, void *Ptr, cl_uint NumEvents,
                                        const cl_event *Events, cl_event *Out) {
-  return entry([&]() -> Status {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
-    WEFT_TRY(Mem, buffer(E, M));
-    WEFT_CHECK(!Ptr, CL_INVALID_VALUE, "ptr is NULL");
-    WEFT_CHECK(!Mem->contains(Offset, Size), CL_INVALID_VALUE,
-               "offset + size is out of the buffer's bounds");
-    WEFT_CHECK(hostCannotRead(*Mem), CL_INVALID_OPERATION, "the host may not read the buffer");
-    Ref<MemObject> Keep(Mem);
-    return submitTask(
-        E, CL_COMMAND_READ_BUFFER,
-        [Keep, Offset, Size, Ptr] {
-          std::memcpy(Ptr, Keep->data() + Offset, Size);
-          return CL_COMPLETE;
-        },
-        Out, Blocking);
+  return entry([&] {
+    return transfer(Q, M, Blocking, Offset, Size, Ptr, NumEvents, Events, Out, /*IsRead=*/true);
   });
 }
 
 cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue Q, cl_mem M, cl_bool Blocking,
                                         size_t Offset, size_t Size, const void *Ptr,
                                         cl_uint NumEvents, const cl_event *Events, cl_event *Out) {
-  return entry([&]() -> Status {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
-    WEFT_TRY(Mem, buffer(E, M));
-    WEFT_CHECK(!Ptr, CL_INVALID_VALUE, "ptr is NULL");
-    WEFT_CHECK(!Mem->contains(Offset, Size), CL_INVALID_VALUE,
-               "offset + size is out of the buffer's bounds");
-    WEFT_CHECK(hostCannotWrite(*Mem), CL_INVALID_OPERATION, "the host may not write the buffer");
-    Ref<MemObject> Keep(Mem);
-    return submitTask(
-        E, CL_COMMAND_WRITE_BUFFER,
-        [Keep, Offset, Size, Ptr] {
-          std::memcpy(Keep->data() + Offset, Ptr, Size);
-          return CL_COMPLETE;
-        },
-        Out, Blocking);
+  return entry([&] {
+    return transfer(Q, M, Blocking, Offset, Size, const_cast<void *>(Ptr), NumEvents, Events, Out,
+                    /*IsRead=*/false);
   });
 }
 

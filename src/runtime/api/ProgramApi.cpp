@@ -20,6 +20,18 @@ Status checkDeviceList(Program &P, cl_uint NumDevices, const cl_device_id *Devic
   return {};
 }
 
+/// A non-empty device list naming devices of Ctx (create from binary or
+/// built-in kernels).
+Status checkContextDevices(Context &Ctx, cl_uint NumDevices, const cl_device_id *Devices) {
+  WEFT_CHECK(!Devices || NumDevices == 0, CL_INVALID_VALUE, "no devices given");
+  for (cl_uint I = 0; I < NumDevices; ++I) {
+    Device *D = fromHandle<Device>(Devices[I]);
+    WEFT_CHECK(!D || !Ctx.hasDevice(D), CL_INVALID_DEVICE,
+               "device_list holds a device that is not in the context");
+  }
+  return {};
+}
+
 Result<InfoValue> programInfo(Program &P, cl_program_info Param) {
   const auto &Devices = P.context().devices();
   switch (Param) {
@@ -85,12 +97,8 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context C, cl_uint NumDevice
                                                  cl_int *BinaryStatus, cl_int *ErrcodeRet) {
   return create<cl_program>(ErrcodeRet, [&]() -> Result<cl_program> {
     WEFT_TRY(Ctx, get<Context>(C));
-    WEFT_CHECK(!Devices || NumDevices == 0, CL_INVALID_VALUE, "no devices given");
-    for (cl_uint I = 0; I < NumDevices; ++I) {
-      Device *D = fromHandle<Device>(Devices[I]);
-      WEFT_CHECK(!D || !Ctx->hasDevice(D), CL_INVALID_DEVICE,
-                 "device_list holds a device that is not in the context");
-    }
+    if (auto S = checkContextDevices(*Ctx, NumDevices, Devices); !S)
+      return S.error();
     WEFT_CHECK(!Lengths || !Binaries, CL_INVALID_VALUE, "lengths or binaries is NULL");
     for (cl_uint I = 0; I < NumDevices; ++I) {
       bool Bad = !Binaries[I] || Lengths[I] == 0;
@@ -119,12 +127,8 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context C, cl_uint N
                                                          cl_int *ErrcodeRet) {
   return create<cl_program>(ErrcodeRet, [&]() -> Result<cl_program> {
     WEFT_TRY(Ctx, get<Context>(C));
-    WEFT_CHECK(!Devices || NumDevices == 0, CL_INVALID_VALUE, "no devices given");
-    for (cl_uint I = 0; I < NumDevices; ++I) {
-      Device *D = fromHandle<Device>(Devices[I]);
-      WEFT_CHECK(!D || !Ctx->hasDevice(D), CL_INVALID_DEVICE,
-                 "device_list holds a device that is not in the context");
-    }
+    if (auto S = checkContextDevices(*Ctx, NumDevices, Devices); !S)
+      return S.error();
     WEFT_CHECK(!KernelNames, CL_INVALID_VALUE, "kernel_names is NULL");
     // CL_DEVICE_BUILT_IN_KERNELS is empty: every name is unknown.
     return makeError(CL_INVALID_VALUE, "the device has no built-in kernels");
