@@ -16,6 +16,9 @@
 //     values would be needlessly spilled to the frame).
 //  6. LocalMemoryPass: static __local variables -> LocalMem offsets.
 //  7. WorkItemBuiltinPass: get_*_id etc. -> Lx/Ly/Lz and Ctx loads.
+//     SafeDivisionPass: integer division by 0 (or INT_MIN / -1) must not
+//     trap; after inlining, so it sees every division, before O3, so the
+//     guards are vectorized with the division.
 //  8. WorkGroupLoopPass + AlwaysInliner + GlobalDCE: the work-group loop
 //     nest with the work-item function inlined into its x loop.
 //  9. Reject leftover calls to OpenCL builtins we lack; verify the module.
@@ -29,6 +32,7 @@
 #include "compiler/HostTarget.h"
 #include "compiler/LocalMemoryPass.h"
 #include "compiler/OpenClNames.h"
+#include "compiler/SafeDivisionPass.h"
 #include "compiler/WorkGroupLoopPass.h"
 #include "compiler/WorkItemBuiltinPass.h"
 #include "compiler/WorkItemFunction.h"
@@ -118,6 +122,7 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
     MPM.addPass(BarrierStatePass());
     MPM.addPass(LocalMemoryPass());
     MPM.addPass(WorkItemBuiltinPass());
+    MPM.addPass(createModuleToFunctionPassAdaptor(SafeDivisionPass()));
     runModulePasses(M, MPM, nullptr);
   }
   for (Function &F : M)

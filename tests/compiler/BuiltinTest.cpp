@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace weft::compiler::test {
@@ -291,6 +293,37 @@ TEST(BuiltinTest, GeometricFunctionsDoNotOverflow) {
   EXPECT_NEAR(Out[3], 0.70710678f, 1e-6f);
   EXPECT_EQ(Out[4], 1.0f);
   EXPECT_NEAR(DOut[0], 0x1p+600 * 1.4142135623730951, 0x1p+600 * 1e-15);
+}
+
+TEST(BuiltinTest, IntegerDivisionByZeroDoesNotTrap) {
+  // Regression (CTS integer_ops crashed with SIGFPE): the value is
+  // undefined, the process must survive. INT_MIN / -1 wraps.
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global int *n, global int *d, global int *q, global int *r,
+                  global long4 *vn, global long4 *vd, global long4 *vq) {
+      size_t i = get_global_id(0);
+      q[i] = n[i] / d[i];
+      r[i] = n[i] % d[i];
+      vq[i] = vn[i] / vd[i];
+    })"));
+  const size_t N = 64;
+  std::vector<int32_t> Num(N), Den(N, 0), Q(N), R(N);
+  // long4 is 32-byte aligned, as a real buffer (128-byte aligned) would be.
+  alignas(64) int64_t VN[4 * N], VD[4 * N] = {}, VQ[4 * N];
+  std::fill(VN, VN + 4 * N, 5);
+  for (size_t I = 0; I < N; ++I)
+    Num[I] = int32_t(I) - 7;
+  Num[1] = INT32_MIN;
+  Den[1] = -1;
+  Den[2] = 3;
+  ASSERT_TRUE(P.run("k", range1(N, 16),
+                    {Arg::pointer(Num.data()), Arg::pointer(Den.data()), Arg::pointer(Q.data()),
+                     Arg::pointer(R.data()), Arg::pointer(VN), Arg::pointer(VD), Arg::pointer(VQ)}));
+  EXPECT_EQ(Q[1], INT32_MIN);
+  EXPECT_EQ(R[1], 0);
+  EXPECT_EQ(Q[2], -5 / 3);
+  EXPECT_EQ(R[2], -5 % 3);
 }
 
 } // namespace weft::compiler::test

@@ -3,6 +3,7 @@
 // pass promises (see each pass file's header).
 #include "compiler/BarrierStatePass.h"
 #include "compiler/KernelPipeline.h"
+#include "compiler/SafeDivisionPass.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -145,6 +147,39 @@ entry:
   ASSERT_TRUE(BarrierStatePass::transform(F));
   EXPECT_EQ(wi::sizeAttr(F, wi::FrameSizeAttr), 0u);
   EXPECT_EQ(numMatching(F, [](Instruction &I) { return isa<AllocaInst>(I); }), 1u);
+}
+
+TEST(PassTest, SafeDivisionGuardsVariableDivisors) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+define i32 @f(i32 %n, i32 %d, <4 x i32> %vn, <4 x i32> %vd) {
+  %q = sdiv i32 %n, %d
+  %r = urem i32 %n, %d
+  %c = sdiv i32 %n, 7
+  %m = sdiv i32 %n, -1
+  %v = udiv <4 x i32> %vn, %vd
+  %s1 = add i32 %q, %r
+  %s2 = add i32 %s1, %c
+  %s3 = add i32 %s2, %m
+  %e = extractelement <4 x i32> %v, i32 0
+  %s4 = add i32 %s3, %e
+  ret i32 %s4
+})");
+  ASSERT_TRUE(M);
+  FunctionAnalysisManager FAM;
+  PassBuilder PB;
+  PB.registerFunctionAnalyses(FAM);
+  Function &F = *M->getFunction("f");
+  SafeDivisionPass().run(F, FAM);
+  EXPECT_FALSE(verifyFunction(F, &errs()));
+  // sdiv, urem, udiv by variables and sdiv by the constant -1 are guarded;
+  // the division by 7 is not.
+  unsigned Guarded = 0, Unguarded = 0;
+  for (Instruction &I : instructions(F))
+    if (auto *BO = dyn_cast<BinaryOperator>(&I); BO && BO->isIntDivRem())
+      (isa<SelectInst>(BO->getOperand(1)) ? Guarded : Unguarded)++;
+  EXPECT_EQ(Guarded, 4u);
+  EXPECT_EQ(Unguarded, 1u);
 }
 
 } // namespace weft::compiler::test
