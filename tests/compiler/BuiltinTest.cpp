@@ -326,4 +326,24 @@ TEST(BuiltinTest, IntegerDivisionByZeroDoesNotTrap) {
   EXPECT_EQ(R[2], -5 % 3);
 }
 
+TEST(BuiltinTest, ShuffleAndShuffle2) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global int *out, global float *fout) {
+      int4 a = (int4)(10, 11, 12, 13), b = (int4)(20, 21, 22, 23);
+      int8 s = shuffle(a, (uint8)(3, 2, 1, 0, 7, 4, 5, 6)); // only mask % 4 counts
+      int2 t = shuffle2(a, b, (uint2)(5, 10));              // mask % 8: b[1], a[2]
+      vstore8(s, 0, out);
+      vstore2(t, 0, out + 8);
+      float16 f = shuffle((float2)(1.5f, 2.5f), (uint16)(1));
+      fout[0] = f.sf;
+    })"));
+  std::vector<int32_t> Out(10);
+  std::vector<float> FOut(1);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data()), Arg::pointer(FOut.data())}));
+  std::vector<int32_t> Expect = {13, 12, 11, 10, 13, 10, 11, 12, 21, 12};
+  EXPECT_EQ(Out, Expect);
+  EXPECT_EQ(FOut[0], 2.5f);
+}
+
 } // namespace weft::compiler::test
