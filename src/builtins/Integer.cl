@@ -47,20 +47,23 @@ FOR_INT_TYPES(INT_SCALAR_FORMS_W)
 #define uint_MIN_ 0
 #define uint_MAX_ UINT_MAX
 
-#define NARROW_OPS(T, W, BITS)                                                                     \
+// W holds a sum or difference of two T; MW holds a * b + c without
+// overflow (unsigned where the product of two unsigned T would overflow the
+// signed type: signed overflow is undefined and the optimizer exploits it).
+#define NARROW_OPS(T, W, MW, BITS)                                                                 \
   OVL T add_sat(T x, T y) { return (T)clamp((W)x + (W)y, (W)T##_MIN_, (W)T##_MAX_); }              \
   OVL T sub_sat(T x, T y) { return (T)clamp((W)x - (W)y, (W)T##_MIN_, (W)T##_MAX_); }              \
-  OVL T mul_hi(T x, T y) { return (T)(((W)x * (W)y) >> BITS); }                                    \
+  OVL T mul_hi(T x, T y) { return (T)(((MW)x * (MW)y) >> BITS); }                                  \
   OVL T mad_sat(T a, T b, T c) {                                                                   \
-    W P = (W)a * (W)b + (W)c;                                                                      \
-    return (T)clamp(P, (W)T##_MIN_, (W)T##_MAX_);                                                  \
+    MW P = (MW)a * (MW)b + (MW)c;                                                                  \
+    return (T)clamp(P, (MW)T##_MIN_, (MW)T##_MAX_);                                                \
   }
-NARROW_OPS(char, int, 8)
-NARROW_OPS(uchar, int, 8)
-NARROW_OPS(short, int, 16)
-NARROW_OPS(ushort, int, 16)
-NARROW_OPS(int, long, 32)
-NARROW_OPS(uint, long, 32)
+NARROW_OPS(char, int, int, 8)
+NARROW_OPS(uchar, int, int, 8)
+NARROW_OPS(short, int, int, 16)
+NARROW_OPS(ushort, int, uint, 16)
+NARROW_OPS(int, long, long, 32)
+NARROW_OPS(uint, long, ulong, 32)
 
 OVL long add_sat(long x, long y) {
   long R;
@@ -107,24 +110,26 @@ OVL ulong mad_sat(ulong a, ulong b, ulong c) {
 FOR_INT_TYPES(SPLIT_OPS)
 
 // Bit counting. clz(0) and ctz(0) are the bit width.
-#define BIT_OPS(T, U, BITS, CLZ, CTZ, POP, ADJ)                                                    \
-  OVL T clz(T x) { return x == 0 ? (T)BITS : (T)(CLZ((U)x) - ADJ); }                               \
-  OVL T ctz(T x) { return x == 0 ? (T)BITS : (T)CTZ((U)x); }                                       \
-  OVL T popcount(T x) { return (T)POP((U)x); }                                                     \
+// UT is T's unsigned twin: converting through it zero-extends, so a
+// negative char does not count 24 extra leading ones.
+#define BIT_OPS(T, UT, U, BITS, CLZ, CTZ, POP, ADJ)                                                \
+  OVL T clz(T x) { return x == 0 ? (T)BITS : (T)(CLZ((U)(UT)x) - ADJ); }                           \
+  OVL T ctz(T x) { return x == 0 ? (T)BITS : (T)CTZ((U)(UT)x); }                                   \
+  OVL T popcount(T x) { return (T)POP((U)(UT)x); }                                                 \
   OVL T rotate(T x, T n) {                                                                         \
     uint S = (uint)n & (BITS - 1);                                                                 \
     U V = (U)x & (U)((((ulong)1) << (BITS - 1)) * 2 - 1);                                          \
     return S == 0 ? x : (T)((V << S) | (V >> (BITS - S)));                                         \
   }                                                                                                \
   VEC_UNARY(clz, T, T) VEC_UNARY(ctz, T, T) VEC_UNARY(popcount, T, T) VEC_BINARY(rotate, T, T, T)
-BIT_OPS(char, uint, 8, __builtin_clz, __builtin_ctz, __builtin_popcount, 24)
-BIT_OPS(uchar, uint, 8, __builtin_clz, __builtin_ctz, __builtin_popcount, 24)
-BIT_OPS(short, uint, 16, __builtin_clz, __builtin_ctz, __builtin_popcount, 16)
-BIT_OPS(ushort, uint, 16, __builtin_clz, __builtin_ctz, __builtin_popcount, 16)
-BIT_OPS(int, uint, 32, __builtin_clz, __builtin_ctz, __builtin_popcount, 0)
-BIT_OPS(uint, uint, 32, __builtin_clz, __builtin_ctz, __builtin_popcount, 0)
-BIT_OPS(long, ulong, 64, __builtin_clzl, __builtin_ctzl, __builtin_popcountl, 0)
-BIT_OPS(ulong, ulong, 64, __builtin_clzl, __builtin_ctzl, __builtin_popcountl, 0)
+BIT_OPS(char, uchar, uint, 8, __builtin_clz, __builtin_ctz, __builtin_popcount, 24)
+BIT_OPS(uchar, uchar, uint, 8, __builtin_clz, __builtin_ctz, __builtin_popcount, 24)
+BIT_OPS(short, ushort, uint, 16, __builtin_clz, __builtin_ctz, __builtin_popcount, 16)
+BIT_OPS(ushort, ushort, uint, 16, __builtin_clz, __builtin_ctz, __builtin_popcount, 16)
+BIT_OPS(int, uint, uint, 32, __builtin_clz, __builtin_ctz, __builtin_popcount, 0)
+BIT_OPS(uint, uint, uint, 32, __builtin_clz, __builtin_ctz, __builtin_popcount, 0)
+BIT_OPS(long, ulong, ulong, 64, __builtin_clzl, __builtin_ctzl, __builtin_popcountl, 0)
+BIT_OPS(ulong, ulong, ulong, 64, __builtin_clzl, __builtin_ctzl, __builtin_popcountl, 0)
 
 // 24-bit multiplies (int and uint only), operator forms.
 #define MUL24(T)                                                                                   \

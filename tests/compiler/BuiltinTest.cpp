@@ -346,4 +346,39 @@ TEST(BuiltinTest, ShuffleAndShuffle2) {
   EXPECT_EQ(FOut[0], 2.5f);
 }
 
+TEST(BuiltinTest, NarrowIntegerEdgeCases) {
+  // Regressions from CTS test_integer_ops and test_atomics: clz/popcount of
+  // negative narrow values sign-extended; unsigned mad_sat/mul_hi overflowed
+  // a signed intermediate; 64-bit atom_min/atom_max were truncated to 32
+  // bits.
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+    kernel void k(global int *out, global uint *uout, global long *l) {
+      out[0] = clz((char)-117);
+      out[1] = popcount((char)-1);
+      out[2] = clz((short)-1);
+      uout[0] = mad_sat((ushort)0x96ae, (ushort)0xfe5a, (ushort)0xdddb);
+      uout[1] = mad_sat(0xffffffffu, 0xffffffffu, 5u);
+      uout[2] = mul_hi((ushort)0xffff, (ushort)0xffff);
+      uout[3] = mul_hi(0xffffffffu, 0xffffffffu);
+      atom_min(l, -5000000000L);
+      atom_max(l + 1, 6000000000L);
+    })"));
+  std::vector<int32_t> Out(3);
+  std::vector<uint32_t> UOut(4);
+  std::vector<int64_t> L = {0, 0};
+  ASSERT_TRUE(P.run("k", range1(1, 1),
+                    {Arg::pointer(Out.data()), Arg::pointer(UOut.data()), Arg::pointer(L.data())}));
+  EXPECT_EQ(Out[0], 0);
+  EXPECT_EQ(Out[1], 8);
+  EXPECT_EQ(Out[2], 0);
+  EXPECT_EQ(UOut[0], 0xffffu);
+  EXPECT_EQ(UOut[1], 0xffffffffu);
+  EXPECT_EQ(UOut[2], 0xfffeu);
+  EXPECT_EQ(UOut[3], 0xfffffffeu);
+  EXPECT_EQ(L[0], -5000000000LL);
+  EXPECT_EQ(L[1], 6000000000LL);
+}
+
 } // namespace weft::compiler::test
