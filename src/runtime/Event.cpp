@@ -67,6 +67,8 @@ bool Event::isTerminal() const {
 }
 
 void Event::advance(Stage S) {
+  Ref<Event> Self(this); // destroyed last: may delete the event on return
+  Ref<CommandQueue> Queue;
   std::vector<std::function<void(cl_int)>> Notify;
   cl_int Old, New;
   {
@@ -100,6 +102,7 @@ void Event::advance(Stage S) {
     if (S == Stage::Complete) {
       Notify.swap(Dependents);
       Cv.notify_all();
+      Queue = std::move(QueueRef); // see releaseQueue()
     }
   }
   if (Old != New)
@@ -109,6 +112,8 @@ void Event::advance(Stage S) {
 }
 
 void Event::fail(cl_int Code) {
+  Ref<Event> Self(this);
+  Ref<CommandQueue> Queue;
   std::vector<std::function<void(cl_int)>> Notify;
   cl_int Old;
   {
@@ -120,6 +125,7 @@ void Event::fail(cl_int Code) {
     Error = Code;
     Notify.swap(Dependents);
     Cv.notify_all();
+    Queue = std::move(QueueRef);
   }
   runCallbacks(Old, Code);
   for (auto &Fn : Notify)

@@ -67,7 +67,11 @@ private:
   void runCallbacks(cl_int Old, cl_int New);
 
   Ref<Context> Ctx;
-  CommandQueue *Queue; // kept alive by the command holding this event
+  CommandQueue *Queue;
+  /// Keeps the queue alive while the command is in flight. Dropped when the
+  /// event is terminal: the queue holds its last event, and a reference
+  /// back would keep both alive forever. (CL_EVENT_COMMAND_QUEUE stays
+  /// valid as long as the application keeps its queue.)
   Ref<CommandQueue> QueueRef;
   cl_command_type Type;
   bool Profiling;
