@@ -36,7 +36,7 @@ bool isPassThrough(const std::string &T) {
   static const char *const Known[] = {
       "-cl-mad-enable",          "-cl-no-signed-zeros",
       "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
-      "-cl-fast-relaxed-math",   "-cl-denorms-are-zero",
+      "-cl-fast-relaxed-math",
       "-cl-single-precision-constant", "-cl-fp32-correctly-rounded-divide-sqrt",
       "-cl-uniform-work-group-size", "-w", "-Werror",
   };
@@ -86,6 +86,9 @@ std::optional<BuildOptions> BuildOptions::parse(const std::string &Options, std:
         return std::nullopt;
       }
       B.ClStd = V;
+    } else if (T == "-cl-denorms-are-zero") {
+      // cc1 has no -cl-denorms-are-zero; this is what the driver passes.
+      B.Cc1Args.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
     } else if (T == "-cl-opt-disable") {
       B.OptDisable = true;
     } else if (T == "-cl-kernel-arg-info") {
@@ -98,6 +101,30 @@ std::optional<BuildOptions> BuildOptions::parse(const std::string &Options, std:
       Why = "unknown build option '" + T + "'";
       return std::nullopt;
     }
+  }
+  return B;
+}
+
+std::optional<BuildOptions> BuildOptions::parseLink(const std::string &Options, std::string &Why) {
+  BuildOptions B;
+  bool EnableLinkOptions = false;
+  for (const std::string &T : tokenize(Options)) {
+    if (T == "-create-library")
+      B.CreateLibrary = true;
+    else if (T == "-enable-link-options")
+      EnableLinkOptions = true;
+    else if (T != "-cl-denorms-are-zero" && T != "-cl-no-signed-zeros" &&
+             T != "-cl-unsafe-math-optimizations" && T != "-cl-finite-math-only" &&
+             T != "-cl-fast-relaxed-math" && T != "-cl-no-subgroup-ifp") {
+      Why = "unknown link option '" + T + "'";
+      return std::nullopt;
+    }
+  }
+  // "-enable-link-options ... This option must be specified with the
+  // -create-library option."
+  if (EnableLinkOptions && !B.CreateLibrary) {
+    Why = "-enable-link-options needs -create-library";
+    return std::nullopt;
   }
   return B;
 }

@@ -11,6 +11,8 @@
 
 #include "runtime/Capabilities.h"
 
+#include <string_view>
+
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -26,6 +28,29 @@ namespace weft::compiler {
 namespace {
 
 constexpr const char *InputName = "input.cl";
+constexpr const char *FeaturesName = "weft-features.h";
+
+/// OpenCL C 3.0 features that clang 15's opencl-c-base.h defines itself for
+/// SPIR targets, whatever -cl-ext says.
+constexpr const char *HeaderOnlyFeatures[] = {
+    "__opencl_c_work_group_collective_functions", "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_read_write_images"};
+
+/// Included after the default header: undefines the header-only feature
+/// macros the device does not report, so that a kernel's #ifdef sees
+/// exactly CL_DEVICE_OPENCL_C_FEATURES.
+std::string featuresPrelude() {
+  std::string Text;
+  for (const char *F : HeaderOnlyFeatures) {
+    bool Reported = false;
+    for (const auto &R : rt::OpenCLCFeatures)
+      Reported |= std::string_view(R.Name) == F;
+    if (!Reported)
+      Text += std::string("#undef ") + F + "\n";
+  }
+  return Text;
+}
 
 std::string extensionArg() {
   std::string Arg = "-cl-ext=-all";
@@ -39,9 +64,9 @@ std::string extensionArg() {
 
 } // namespace
 
-std::unique_ptr<llvm::Module> ClangFrontend::compile(const std::string &Source,
-                                                     const BuildOptions &Opts,
-                                                     llvm::LLVMContext &Ctx, std::string &Log) {
+std::unique_ptr<llvm::Module>
+ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm::LLVMContext &Ctx,
+                       std::string &Log, const std::vector<rt::EmbeddedHeader> &Headers) {
   std::vector<std::string> Args = {"-triple",
                                    "spir64-unknown-unknown",
                                    "-emit-llvm",
@@ -61,10 +86,16 @@ std::unique_ptr<llvm::Module> ClangFrontend::compile(const std::string &Source,
                                    // device's OpenCL version (3.0).
                                    "-D__OPENCL_VERSION__=300",
                                    "-cl-kernel-arg-info",
+                                   "-include",
+                                   FeaturesName,
                                    "-x",
                                    "cl"};
   for (const std::string &A : Opts.cc1Args())
     Args.push_back(A);
+  // A header that includes another by its embedded name ("a.h" from inside
+  // "foo/b.h") is looked up relative to the includer first, then here.
+  if (!Headers.empty())
+    Args.push_back("-I.");
   Args.push_back(InputName);
   std::vector<const char *> CArgs;
   for (const std::string &A : Args)
@@ -86,6 +117,16 @@ std::unique_ptr<llvm::Module> ClangFrontend::compile(const std::string &Source,
   }
   Invocation->getPreprocessorOpts().addRemappedFile(
       InputName, llvm::MemoryBuffer::getMemBufferCopy(Source, InputName).release());
+  // -include looks the prelude up from the working directory ("./name").
+  for (const std::string &Path : {std::string(FeaturesName), std::string("./") + FeaturesName})
+    Invocation->getPreprocessorOpts().addRemappedFile(
+        Path, llvm::MemoryBuffer::getMemBufferCopy(featuresPrelude(), Path).release());
+  for (const rt::EmbeddedHeader &H : Headers) {
+    // Both spellings: "name" from the input's directory, "./name" through -I.
+    for (const std::string &Path : {H.Name, "./" + H.Name})
+      Invocation->getPreprocessorOpts().addRemappedFile(
+          Path, llvm::MemoryBuffer::getMemBufferCopy(H.Source, Path).release());
+  }
   Invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
   Invocation->getFrontendOpts().DisableFree = false;
 

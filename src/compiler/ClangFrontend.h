@@ -2,9 +2,14 @@
 // clang::CompilerInstance. The module targets spir64-unknown-unknown, which
 // keeps the OpenCL address spaces (1 global, 2 constant, 3 local, 4 generic)
 // and gives the simple SPIR argument ABI the later passes rely on.
+//
+// Embedded headers (clCompileProgram's input_headers) are in-memory files
+// remapped under their include names, so `#include "foo/bar.h"` finds them
+// without touching the disk.
 #pragma once
 
 #include "compiler/BuildOptions.h"
+#include "runtime/ProgramCompiler.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -17,9 +22,10 @@ namespace weft::compiler {
 class ClangFrontend {
 public:
   /// Compiles Source; returns nullptr on error. Diagnostics (warnings too)
-  /// are appended to Log.
+  /// are appended to Log. Headers are visible to #include by name.
   static std::unique_ptr<llvm::Module> compile(const std::string &Source, const BuildOptions &Opts,
-                                               llvm::LLVMContext &Ctx, std::string &Log);
+                                               llvm::LLVMContext &Ctx, std::string &Log,
+                                               const std::vector<rt::EmbeddedHeader> &Headers = {});
 };
 
 } // namespace weft::compiler

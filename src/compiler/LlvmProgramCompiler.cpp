@@ -1,7 +1,12 @@
-// One program build: parse options, run the front end, the kernel pipeline
-// and the JIT, each in a fresh LLVMContext so that builds on several host
-// threads share nothing. LLVM's diagnostics are routed into the build log
-// (the default handler would exit the process on an error).
+// Program builds, compiles and links: parse options, run the front end, the
+// kernel pipeline and the JIT, each in a fresh LLVMContext so that builds on
+// several host threads share nothing. LLVM's diagnostics are routed into the
+// log (the default handler would exit the process on an error).
+//
+// buildSource is compileSource + link without the bitcode round trip: the
+// front end's module goes straight into the pipeline. An object keeps only
+// the kernel argument names its compile options asked for
+// (-cl-kernel-arg-info), so link() keeps whatever names its inputs carry.
 #include "compiler/LlvmProgramCompiler.h"
 
 #include "compiler/BuildOptions.h"
@@ -10,8 +15,12 @@
 #include "compiler/JitExecutable.h"
 #include "compiler/KernelPipeline.h"
 
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 using namespace llvm;
@@ -47,7 +56,60 @@ void handleDiagnostic(const DiagnosticInfo &DI, void *Context) {
     Sink->HadError = true;
 }
 
-rt::BuildFailure failure(std::string Log) { return rt::BuildFailure{CL_BUILD_PROGRAM_FAILURE, std::move(Log)}; }
+/// A fresh LLVMContext whose diagnostics go to Sink. Not movable: the
+/// context holds a pointer to Sink.
+struct Session {
+  Session() : Context(std::make_unique<LLVMContext>()) {
+    Context->setDiagnosticHandlerCallBack(handleDiagnostic, &Sink);
+  }
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+
+  std::unique_ptr<LLVMContext> Context;
+  DiagnosticSink Sink;
+};
+
+std::vector<unsigned char> writeBitcode(const Module &M) {
+  SmallVector<char, 0> Buffer;
+  raw_svector_ostream OS(Buffer);
+  WriteBitcodeToFile(M, OS);
+  return std::vector<unsigned char>(Buffer.begin(), Buffer.end());
+}
+
+/// Runs the kernel pipeline and the JIT on M (of S.Context). FailCode is the
+/// error of the calling entry point (build or link failure).
+std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_ptr<Module> M,
+                                                       bool OptDisable, bool KernelArgInfo,
+                                                       std::string Log, cl_int FailCode) {
+  auto failure = [&](std::string Text) { return rt::BuildFailure{FailCode, std::move(Text)}; };
+  std::string Why;
+  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+  if (!JTMB)
+    return failure(Log + "error: unsupported host: " + Why);
+  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
+  if (!TM)
+    return failure(Log + "error: cannot create a target machine: " + toString(TM.takeError()));
+
+  rt::BuildOutput Out;
+  KernelPipeline Pipeline(**TM, OptDisable, KernelArgInfo);
+  if (!Pipeline.run(*M, Out.Kernels, Log) || S.Sink.HadError)
+    return failure(Log + S.Sink.Text);
+
+  std::vector<std::string> Names;
+  for (const rt::KernelDesc &D : Out.Kernels)
+    Names.push_back(D.Name);
+  // Keep our own reference to the context: ORC frees module and context
+  // once compiled, and the diagnostic sink must be detached first.
+  orc::ThreadSafeContext TSCtx(std::move(S.Context));
+  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(
+      std::move(*JTMB), orc::ThreadSafeModule(std::move(M), TSCtx), Names, Log);
+  TSCtx.getContext()->setDiagnosticHandlerCallBack(handleDiagnostic, nullptr);
+  if (!Exe || S.Sink.HadError)
+    return failure(Log + S.Sink.Text);
+  Out.Exe = std::move(Exe);
+  Out.Log = Log + S.Sink.Text;
+  return Out;
+}
 
 } // namespace
 
@@ -57,41 +119,84 @@ LlvmProgramCompiler::buildSource(const std::string &Source, const std::string &O
   std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
   if (!Opts)
     return rt::BuildFailure{CL_INVALID_BUILD_OPTIONS, Why};
-
-  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
-  if (!JTMB)
-    return failure("error: unsupported host: " + Why);
-  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
-  if (!TM)
-    return failure("error: cannot create a target machine: " + toString(TM.takeError()));
-
-  auto Context = std::make_unique<LLVMContext>();
-  DiagnosticSink Sink;
-  Context->setDiagnosticHandlerCallBack(handleDiagnostic, &Sink);
+  Session S;
   std::string Log;
-  std::unique_ptr<Module> M = ClangFrontend::compile(Source, *Opts, *Context, Log);
+  std::unique_ptr<Module> M = ClangFrontend::compile(Source, *Opts, *S.Context, Log);
   if (!M)
-    return failure(Log);
+    return rt::BuildFailure{CL_BUILD_PROGRAM_FAILURE, Log};
+  return finish(S, std::move(M), Opts->optDisabled(), Opts->kernelArgInfo(), std::move(Log),
+                CL_BUILD_PROGRAM_FAILURE);
+}
 
-  rt::BuildOutput Out;
-  KernelPipeline Pipeline(**TM, Opts->optDisabled(), Opts->kernelArgInfo());
-  if (!Pipeline.run(*M, Out.Kernels, Log) || Sink.HadError)
-    return failure(Log + Sink.Text);
+std::variant<rt::ObjectOutput, rt::BuildFailure>
+LlvmProgramCompiler::compileSource(const std::string &Source, const std::string &Options,
+                                   const std::vector<rt::EmbeddedHeader> &Headers) {
+  std::string Why;
+  std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
+  if (!Opts)
+    return rt::BuildFailure{CL_INVALID_COMPILER_OPTIONS, Why};
+  Session S;
+  std::string Log;
+  std::unique_ptr<Module> M = ClangFrontend::compile(Source, *Opts, *S.Context, Log, Headers);
+  if (!M || S.Sink.HadError)
+    return rt::BuildFailure{CL_COMPILE_PROGRAM_FAILURE, Log + S.Sink.Text};
+  if (!Opts->kernelArgInfo())
+    for (Function &F : *M)
+      F.setMetadata("kernel_arg_name", nullptr);
+  return rt::ObjectOutput{writeBitcode(*M), Log + S.Sink.Text};
+}
 
-  std::vector<std::string> Names;
-  for (const rt::KernelDesc &D : Out.Kernels)
-    Names.push_back(D.Name);
-  // Keep our own reference to the context: ORC frees module and context
-  // once compiled, and the diagnostic sink must be detached first.
-  orc::ThreadSafeContext TSCtx(std::move(Context));
-  std::unique_ptr<JitExecutable> Exe =
-      JitExecutable::create(std::move(*JTMB), orc::ThreadSafeModule(std::move(M), TSCtx), Names, Log);
-  TSCtx.getContext()->setDiagnosticHandlerCallBack(handleDiagnostic, nullptr);
-  if (!Exe || Sink.HadError)
-    return failure(Log + Sink.Text);
-  Out.Exe = std::move(Exe);
-  Out.Log = Log + Sink.Text;
-  return Out;
+std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure>
+LlvmProgramCompiler::link(const std::vector<std::vector<unsigned char>> &Objects,
+                          const std::string &Options) {
+  std::string Why;
+  std::optional<BuildOptions> Opts = BuildOptions::parseLink(Options, Why);
+  if (!Opts)
+    return rt::BuildFailure{CL_INVALID_LINKER_OPTIONS, Why};
+  if (Objects.empty())
+    return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE, "error: nothing to link\n"};
+  Session S;
+  std::unique_ptr<Module> Linked;
+  for (size_t I = 0; I < Objects.size(); ++I) {
+    StringRef Bytes(reinterpret_cast<const char *>(Objects[I].data()), Objects[I].size());
+    Expected<std::unique_ptr<Module>> M =
+        parseBitcodeFile(MemoryBufferRef(Bytes, "object" + std::to_string(I)), *S.Context);
+    if (!M)
+      return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE,
+                              "error: input " + std::to_string(I) +
+                                  " is not a compiled object: " + toString(M.takeError()) + "\n"};
+    if (!Linked) {
+      Linked = std::move(*M);
+      continue;
+    }
+    // Two definitions of one kernel or function are an error the linker
+    // reports through the diagnostic handler ("symbol multiply defined").
+    if (Linker::linkModules(*Linked, std::move(*M)) || S.Sink.HadError)
+      return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE,
+                              S.Sink.Text + "error: cannot link input " + std::to_string(I) + "\n"};
+  }
+  if (Opts->createLibrary())
+    return rt::ObjectOutput{writeBitcode(*Linked), S.Sink.Text};
+  // An executable needs every function the program declares. Builtins are
+  // mangled (_Z...) or reserved (__...) and come later from the builtin
+  // library; anything else left undeclared would only fail in the JIT with
+  // a message that names no function.
+  std::string Undefined;
+  for (const Function &F : *Linked)
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() && !F.getName().startswith("_") &&
+        F.getName() != "printf")
+      Undefined += "error: function '" + F.getName().str() +
+                   "' is called but no linked program defines it\n";
+  if (!Undefined.empty())
+    return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE, S.Sink.Text + Undefined};
+  std::vector<unsigned char> LinkedBytes = writeBitcode(*Linked);
+  auto Out = finish(S, std::move(Linked), /*OptDisable=*/false, /*KernelArgInfo=*/true, "",
+                    CL_LINK_PROGRAM_FAILURE);
+  if (auto *Ok = std::get_if<rt::BuildOutput>(&Out)) {
+    Ok->Linked = std::move(LinkedBytes);
+    return std::move(*Ok);
+  }
+  return std::get<rt::BuildFailure>(Out);
 }
 
 } // namespace weft::compiler

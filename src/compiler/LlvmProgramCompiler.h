@@ -1,5 +1,7 @@
 // LlvmProgramCompiler: the ProgramCompiler (runtime/ProgramCompiler.h) built
-// on Clang and LLVM: front end -> KernelPipeline -> JitExecutable.
+// on Clang and LLVM: front end -> KernelPipeline -> JitExecutable. Compiled
+// objects and libraries are the front end's modules as bitcode, before the
+// builtins and the work-group passes, so that link() sees whole programs.
 #pragma once
 
 #include "runtime/ProgramCompiler.h"
@@ -10,6 +12,11 @@ class LlvmProgramCompiler : public rt::ProgramCompiler {
 public:
   std::variant<rt::BuildOutput, rt::BuildFailure> buildSource(const std::string &Source,
                                                               const std::string &Options) override;
+  std::variant<rt::ObjectOutput, rt::BuildFailure>
+  compileSource(const std::string &Source, const std::string &Options,
+                const std::vector<rt::EmbeddedHeader> &Headers) override;
+  std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure>
+  link(const std::vector<std::vector<unsigned char>> &Objects, const std::string &Options) override;
 };
 
 } // namespace weft::compiler

@@ -1,4 +1,6 @@
-// Program building: hands source and options to the compiler, keeps the log.
+// Program building, compiling and linking: hands source or objects and the
+// options to the compiler, keeps the log, the binary type and the result;
+// and the program binary container.
 #include "runtime/Program.h"
 #include "runtime/BuildCache.h"
 #include "runtime/Capabilities.h"
@@ -12,15 +14,25 @@ namespace weft::rt {
 Program::Program(Context &C, std::string Src) : Ctx(&C), Source(std::move(Src)) {}
 
 namespace {
-// Binary container: magic, format version, then length-prefixed fields.
+// Binary container: magic, format version, the binary type (uint32), then
+// length-prefixed fields: source, options, bitcode. Format 2 added the type
+// and the bitcode (compiled objects, libraries, linked executables).
 constexpr char BinaryMagic[8] = {'W', 'E', 'F', 'T', 'B', 'I', 'N', '\0'};
-constexpr uint32_t BinaryFormatVersion = 1;
+constexpr uint32_t BinaryFormatVersion = 2;
 
-void putField(std::vector<unsigned char> &Out, const std::string &S) {
-  uint64_t Len = S.size();
+void putWord(std::vector<unsigned char> &Out, uint32_t W) {
+  Out.insert(Out.end(), reinterpret_cast<const unsigned char *>(&W),
+             reinterpret_cast<const unsigned char *>(&W) + sizeof(W));
+}
+
+void putBytes(std::vector<unsigned char> &Out, const unsigned char *Data, uint64_t Len) {
   Out.insert(Out.end(), reinterpret_cast<const unsigned char *>(&Len),
              reinterpret_cast<const unsigned char *>(&Len) + sizeof(Len));
-  Out.insert(Out.end(), S.begin(), S.end());
+  Out.insert(Out.end(), Data, Data + Len);
+}
+
+void putField(std::vector<unsigned char> &Out, const std::string &S) {
+  putBytes(Out, reinterpret_cast<const unsigned char *>(S.data()), S.size());
 }
 
 bool getField(const unsigned char *&P, const unsigned char *End, std::string &S) {
@@ -49,22 +61,37 @@ Result<Ref<Program>> Program::fromBinary(Context &C, const unsigned char *Data, 
   if (Version != BinaryFormatVersion)
     return makeError(CL_INVALID_BINARY, "Weft binary format " + std::to_string(Version) +
                                             " is not supported");
-  std::string Src, Opts;
-  if (!getField(P, End, Src) || !getField(P, End, Opts) || P != End)
+  uint32_t Type;
+  std::string Src, Opts, Code;
+  if (size_t(End - P) < sizeof(Type))
+    return makeError(CL_INVALID_BINARY, "truncated Weft program binary");
+  std::memcpy(&Type, P, sizeof(Type));
+  P += sizeof(Type);
+  if (!getField(P, End, Src) || !getField(P, End, Opts) || !getField(P, End, Code) || P != End)
     return makeError(CL_INVALID_BINARY, "truncated or corrupt Weft program binary");
+  bool Valid =
+      Type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE ? !Src.empty() || !Code.empty()
+      : Type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || Type == CL_PROGRAM_BINARY_TYPE_LIBRARY
+          ? !Code.empty()
+          : false;
+  if (!Valid)
+    return makeError(CL_INVALID_BINARY, "Weft program binary of an unknown type or without code");
   auto Prog = Ref<Program>::adopt(new Program(C, std::move(Src)));
-  Prog->FromBinary = true;
+  Prog->From = ProgramOrigin::Binary;
   Prog->Options = std::move(Opts);
+  Prog->BinaryType = Type;
+  Prog->Bitcode.assign(Code.begin(), Code.end());
   return Prog;
 }
 
 std::vector<unsigned char> Program::serializeBinary() const {
   std::lock_guard<std::mutex> Lock(Mutex);
   std::vector<unsigned char> Out(BinaryMagic, BinaryMagic + sizeof(BinaryMagic));
-  Out.insert(Out.end(), reinterpret_cast<const unsigned char *>(&BinaryFormatVersion),
-             reinterpret_cast<const unsigned char *>(&BinaryFormatVersion) + 4);
+  putWord(Out, BinaryFormatVersion);
+  putWord(Out, uint32_t(BinaryType));
   putField(Out, Source);
   putField(Out, Options);
+  putBytes(Out, Bitcode.data(), Bitcode.size());
   return Out;
 }
 
@@ -72,7 +99,7 @@ namespace {
 /// "-cl-std=CLx.y will fail to compile the program for any device whose
 /// CL_DEVICE_OPENCL_C_ALL_VERSIONS does not include OpenCL C x.y". The
 /// compiler itself knows every version; what the device reports decides.
-Status checkOpenCLCVersion(const std::string &Options) {
+Status checkOpenCLCVersion(const std::string &Options, cl_int FailCode) {
   size_t Pos = Options.rfind("-cl-std=");
   if (Pos == std::string::npos || (Pos > 0 && !std::isspace((unsigned char)Options[Pos - 1])))
     return {};
@@ -87,56 +114,157 @@ Status checkOpenCLCVersion(const std::string &Options) {
   for (const NamedVersion &V : OpenCLCVersions)
     if (CL_VERSION_MAJOR(V.Version) == Major && CL_VERSION_MINOR(V.Version) == Minor)
       return {};
-  return makeError(CL_BUILD_PROGRAM_FAILURE,
-                   "error: -cl-std=" + Value + ": the device does not support OpenCL C " +
-                       std::to_string(Major) + "." + std::to_string(Minor) +
-                       " (see CL_DEVICE_OPENCL_C_ALL_VERSIONS)\n");
+  return makeError(FailCode, "error: -cl-std=" + Value + ": the device does not support OpenCL C " +
+                                 std::to_string(Major) + "." + std::to_string(Minor) +
+                                 " (see CL_DEVICE_OPENCL_C_ALL_VERSIONS)\n");
 }
 } // namespace
 
-Status Program::build(const std::string &Opts) {
+Status Program::begin(const std::string &Opts) {
   if (AttachedKernels > 0)
     return makeError(CL_INVALID_OPERATION, "kernel objects are attached to the program");
-  {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    if (BuildStatus == CL_BUILD_IN_PROGRESS)
-      return makeError(CL_INVALID_OPERATION, "a build of the program is in progress");
-    BuildStatus = CL_BUILD_IN_PROGRESS;
-    Options = Opts;
-  }
-  if (Status S = checkOpenCLCVersion(Opts); !S) {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    BuildStatus = CL_BUILD_ERROR;
-    Log = S.error().Why;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (BuildStatus == CL_BUILD_IN_PROGRESS)
+    return makeError(CL_INVALID_OPERATION, "a build of the program is in progress");
+  BuildStatus = CL_BUILD_IN_PROGRESS;
+  Options = Opts;
+  return {};
+}
+
+Status Program::fail(cl_int Code, const std::string &Why, std::string FailLog) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  BuildStatus = CL_BUILD_ERROR;
+  BinaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+  Log = std::move(FailLog);
+  Exe.reset();
+  Kernels.clear();
+  return makeError(Code, Why + ":\n" + Log);
+}
+
+Status Program::build(const std::string &Opts) {
+  if (Status S = begin(Opts); !S)
     return S;
-  }
+  if (From == ProgramOrigin::Binary && !Bitcode.empty())
+    return buildFromBitcode();
+  if (Status S = checkOpenCLCVersion(Opts, CL_BUILD_PROGRAM_FAILURE); !S)
+    return fail(S.error().Code, "clBuildProgram failed", S.error().Why);
   if (auto Hit = BuildCache::get().find(Source, Opts)) {
     std::lock_guard<std::mutex> Lock(Mutex);
     BuildStatus = CL_BUILD_SUCCESS;
+    BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
     Log = Hit->Log;
     Exe = Hit->Exe;
     Kernels = Hit->Kernels;
+    Bitcode.clear();
     return {};
   }
   auto Out = ProgramCompiler::get().buildSource(Source, Opts);
+  if (auto *Fail = std::get_if<BuildFailure>(&Out))
+    return fail(Fail->Code, "clBuildProgram failed", std::move(Fail->Log));
   std::lock_guard<std::mutex> Lock(Mutex);
-  if (auto *Fail = std::get_if<BuildFailure>(&Out)) {
-    BuildStatus = CL_BUILD_ERROR;
-    Log = Fail->Log;
-    Exe.reset();
-    Kernels.clear();
-    return makeError(Fail->Code, "clBuildProgram failed:\n" + Fail->Log);
-  }
   auto &Ok = std::get<BuildOutput>(Out);
   BuildStatus = CL_BUILD_SUCCESS;
+  BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
   Log = std::move(Ok.Log);
   Exe = std::move(Ok.Exe);
   Kernels = std::move(Ok.Kernels);
+  Bitcode.clear(); // a compiled object this program may have held
   // Shareable while executables hold no per-program state (no program-scope
   // variables yet).
   BuildCache::get().insert(Source, Opts,
                            std::make_shared<BuildCache::Entry>(BuildCache::Entry{Exe, Kernels, Log}));
   return {};
+}
+
+Status Program::buildFromBitcode() {
+  // The build options were meant for the front end, which this code has
+  // already been through; the link runs with none.
+  auto Out = ProgramCompiler::get().link({Bitcode}, "");
+  if (auto *Fail = std::get_if<BuildFailure>(&Out))
+    return fail(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram failed", std::move(Fail->Log));
+  auto *Ok = std::get_if<BuildOutput>(&Out);
+  if (!Ok)
+    return fail(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram failed",
+                "error: the binary did not link to an executable\n");
+  std::lock_guard<std::mutex> Lock(Mutex);
+  BuildStatus = CL_BUILD_SUCCESS;
+  BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  Log = std::move(Ok->Log);
+  Exe = std::move(Ok->Exe);
+  Kernels = std::move(Ok->Kernels);
+  Bitcode = std::move(Ok->Linked);
+  return {};
+}
+
+Status Program::compile(const std::string &Opts, const std::vector<EmbeddedHeader> &Headers) {
+  if (Status S = begin(Opts); !S)
+    return S;
+  if (Status S = checkOpenCLCVersion(Opts, CL_COMPILE_PROGRAM_FAILURE); !S)
+    return fail(S.error().Code, "clCompileProgram failed", S.error().Why);
+  auto Out = ProgramCompiler::get().compileSource(Source, Opts, Headers);
+  if (auto *Fail = std::get_if<BuildFailure>(&Out))
+    return fail(Fail->Code, "clCompileProgram failed", std::move(Fail->Log));
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto &Ok = std::get<ObjectOutput>(Out);
+  BuildStatus = CL_BUILD_SUCCESS;
+  BinaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  Log = std::move(Ok.Log);
+  Bitcode = std::move(Ok.Bitcode);
+  Exe.reset();
+  Kernels.clear();
+  return {};
+}
+
+Program::LinkResult Program::link(Context &C, const std::string &Opts,
+                                  const std::vector<Ref<Program>> &Inputs) {
+  std::vector<std::vector<unsigned char>> Objects;
+  for (const Ref<Program> &In : Inputs) {
+    std::lock_guard<std::mutex> Lock(In->Mutex);
+    if (In->BinaryType != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
+        In->BinaryType != CL_PROGRAM_BINARY_TYPE_LIBRARY)
+      return {nullptr, makeError(CL_INVALID_OPERATION,
+                                 "an input program is not a compiled object or a library")};
+    Objects.push_back(In->Bitcode);
+  }
+  auto Out = ProgramCompiler::get().link(Objects, Opts);
+  auto *Fail = std::get_if<BuildFailure>(&Out);
+  if (Fail && Fail->Code == CL_INVALID_LINKER_OPTIONS)
+    return {nullptr, makeError(Fail->Code, Fail->Log)};
+  auto Prog = Ref<Program>::adopt(new Program(C, std::string()));
+  Prog->From = ProgramOrigin::Link;
+  Prog->Options = Opts;
+  if (Fail)
+    return {Prog, Prog->fail(Fail->Code, "clLinkProgram failed", std::move(Fail->Log))};
+  Prog->BuildStatus = CL_BUILD_SUCCESS;
+  if (auto *Lib = std::get_if<ObjectOutput>(&Out)) {
+    Prog->BinaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    Prog->Log = std::move(Lib->Log);
+    Prog->Bitcode = std::move(Lib->Bitcode);
+    return {Prog, {}};
+  }
+  auto &Ok = std::get<BuildOutput>(Out);
+  Prog->BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  Prog->Log = std::move(Ok.Log);
+  Prog->Exe = std::move(Ok.Exe);
+  Prog->Kernels = std::move(Ok.Kernels);
+  Prog->Bitcode = std::move(Ok.Linked);
+  return {Prog, {}};
+}
+
+cl_program_binary_type Program::binaryType() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return BinaryType;
+}
+
+bool Program::isBuilt() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return BuildStatus == CL_BUILD_SUCCESS && BinaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+}
+
+bool Program::isLinkable() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return BinaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+         BinaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY;
 }
 
 cl_build_status Program::buildStatus() const {

@@ -1,5 +1,9 @@
 // Program objects: OpenCL C source, its build options, and per build the
-// compiled executable and the description of each kernel.
+// compiled executable and the description of each kernel. A program is also
+// what separate compilation produces: clCompileProgram turns its source into
+// a compiled object, clLinkProgram makes a new program (a library or an
+// executable) from objects and libraries. Objects and libraries are opaque
+// bytes here (runtime/ProgramCompiler.h).
 #pragma once
 
 #include "runtime/Context.h"
@@ -23,10 +27,24 @@ public:
   /// A program from a binary of ours (see serializeBinary); fails with
   /// CL_INVALID_BINARY for anything else.
   static Result<Ref<Program>> fromBinary(Context &Ctx, const unsigned char *Data, size_t Size);
-  /// The program binary: today a versioned container of the source and the
-  /// options it was built with, rebuilt on clBuildProgram.
+  /// The program binary: a versioned container of the binary type, the
+  /// source and options of a built executable (rebuilt on clBuildProgram),
+  /// and the bitcode of an object, a library or a linked executable.
   std::vector<unsigned char> serializeBinary() const;
-  bool createdFromBinary() const { return FromBinary; }
+  bool createdFromBinary() const { return From == ProgramOrigin::Binary; }
+  bool createdFromSource() const { return From == ProgramOrigin::Source; }
+
+  /// The outcome of link(): the new program (null only when the options
+  /// were invalid) and the status of the link. A failed link still makes a
+  /// program, in CL_BUILD_ERROR, whose log tells why.
+  struct LinkResult {
+    Ref<Program> Linked;
+    Status LinkStatus;
+  };
+  /// Links compiled objects and libraries (every input must be one) into a
+  /// new program of Ctx: a library with -create-library, else an executable.
+  static LinkResult link(Context &Ctx, const std::string &Options,
+                         const std::vector<Ref<Program>> &Inputs);
 
   Context &context() const { return *Ctx; }
   const std::string &source() const { return Source; }
@@ -34,11 +52,20 @@ public:
   /// Builds for the context's devices (one device today). Fails with
   /// CL_INVALID_OPERATION while kernels are attached.
   Status build(const std::string &Options);
+  /// Compiles the source to a compiled object, with Headers visible to
+  /// #include. Fails with CL_INVALID_OPERATION while kernels are attached.
+  Status compile(const std::string &Options, const std::vector<EmbeddedHeader> &Headers);
 
   cl_build_status buildStatus() const;
   std::string buildLog() const;
   std::string buildOptions() const;
-  bool isBuilt() const { return buildStatus() == CL_BUILD_SUCCESS; }
+  /// CL_PROGRAM_BINARY_TYPE: what the program holds (NONE before any
+  /// successful compile, link or build, and after a failed one).
+  cl_program_binary_type binaryType() const;
+  /// True once the program holds an executable that kernels can use.
+  bool isBuilt() const;
+  /// True for a compiled object or a library: an input of link().
+  bool isLinkable() const;
 
   /// Kernels of the last successful build (empty before).
   std::vector<KernelDesc> kernels() const;
@@ -49,11 +76,25 @@ public:
   void detachKernel() { --AttachedKernels; }
 
 private:
+  enum class ProgramOrigin { Source, Binary, Link };
+
+  /// Starts a compile, build or link: the checks they share.
+  Status begin(const std::string &Opts);
+  /// Records a failed compile, build or link.
+  Status fail(cl_int Code, const std::string &Why, std::string FailLog);
+  /// Builds from the bitcode of a binary (object, library or linked
+  /// executable) by linking it alone.
+  Status buildFromBitcode();
+
   Ref<Context> Ctx;
   std::string Source;
-  bool FromBinary = false;
+  ProgramOrigin From = ProgramOrigin::Source;
   mutable std::mutex Mutex;
   cl_build_status BuildStatus = CL_BUILD_NONE;
+  cl_program_binary_type BinaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+  /// Compiled object or library; for a linked executable, what it was
+  /// linked from (so that its binary can be linked again).
+  std::vector<unsigned char> Bitcode;
   std::string Log;
   std::string Options;
   std::shared_ptr<Executable> Exe;

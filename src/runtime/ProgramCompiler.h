@@ -3,9 +3,11 @@
 // Program objects hand OpenCL C source and build options to a
 // ProgramCompiler and get back an Executable (the machine code of every
 // kernel as a work-group function) plus a description of each kernel's
-// arguments and attributes. The implementation lives in src/compiler/ and
-// is the only code that includes LLVM or Clang; the runtime depends on this
-// header alone.
+// arguments and attributes. Separate compilation (clCompileProgram,
+// clLinkProgram) goes through compiled objects and libraries, which the
+// runtime keeps as opaque bytes (LLVM bitcode, never parsed here). The
+// implementation lives in src/compiler/ and is the only code that includes
+// LLVM or Clang; the runtime depends on this header alone.
 #pragma once
 
 #include "runtime/KernelAbi.h"
@@ -14,6 +16,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace weft::rt {
@@ -61,11 +64,31 @@ struct BuildOutput {
   std::unique_ptr<Executable> Exe;
   std::vector<KernelDesc> Kernels;
   std::string Log; ///< diagnostics (warnings on success, errors on failure)
+  /// From link() only: the linked objects before any device pass, which
+  /// link() accepts again (what a linked executable's program binary holds).
+  std::vector<unsigned char> Linked;
+};
+
+/// A compiled object (clCompileProgram) or a library (clLinkProgram with
+/// -create-library): bytes that only link() interprets.
+struct ObjectOutput {
+  std::vector<unsigned char> Bitcode;
+  std::string Log;
 };
 
 struct BuildFailure {
-  cl_int Code; ///< CL_BUILD_PROGRAM_FAILURE or CL_INVALID_BUILD_OPTIONS
+  /// CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS,
+  /// CL_COMPILE_PROGRAM_FAILURE, CL_INVALID_COMPILER_OPTIONS,
+  /// CL_LINK_PROGRAM_FAILURE or CL_INVALID_LINKER_OPTIONS.
+  cl_int Code;
   std::string Log;
+};
+
+/// One of clCompileProgram's input_headers with its header_include_names
+/// entry ("foo/bar.h" is found by #include "foo/bar.h").
+struct EmbeddedHeader {
+  std::string Name;
+  std::string Source;
 };
 
 /// Compiles OpenCL C for the host CPU. Implementations must be thread-safe:
@@ -78,6 +101,17 @@ public:
   /// On failure returns the CL error code and the log; never aborts.
   virtual std::variant<BuildOutput, BuildFailure> buildSource(const std::string &Source,
                                                               const std::string &Options) = 0;
+
+  /// Compiles OpenCL C source to an object with the compile options of
+  /// clCompileProgram (the build options less the link-time ones).
+  virtual std::variant<ObjectOutput, BuildFailure>
+  compileSource(const std::string &Source, const std::string &Options,
+                const std::vector<EmbeddedHeader> &Headers) = 0;
+
+  /// Links objects and libraries with the options of clLinkProgram: a
+  /// library (ObjectOutput) with -create-library, else an executable.
+  virtual std::variant<BuildOutput, ObjectOutput, BuildFailure>
+  link(const std::vector<std::vector<unsigned char>> &Objects, const std::string &Options) = 0;
 
   /// The process-wide compiler for the host CPU.
   static ProgramCompiler &get();

@@ -2,7 +2,9 @@
 // with the compiler's message in the log, invalid options, program and
 // build queries, binaries that round-trip through clCreateProgramWithBinary
 // and run, foreign binaries, and one negative test per error code of the
-// program entry points.
+// program entry points; separate compilation: embedded headers, objects
+// linked together and with libraries, binaries of objects and of linked
+// executables, and the errors of clCompileProgram and clLinkProgram.
 #include "ApiTest.h"
 
 #include <cstdio>
@@ -48,6 +50,44 @@ protected:
     cl_int Err;
     cl_program P = clCreateProgramWithSource(Context, 1, &Src, nullptr, &Err);
     EXPECT_EQ(Err, CL_SUCCESS);
+    return P;
+  }
+  /// Compiles Source to an object (asserting success); released at TearDown.
+  cl_program compiled(const std::string &Source, const char *Options = "") {
+    cl_program P = fromSource(Source);
+    OwnedPrograms.push_back(P);
+    EXPECT_EQ(clCompileProgram(P, 1, &Device, Options, 0, nullptr, nullptr, nullptr, nullptr),
+              CL_SUCCESS)
+        << buildLog(P);
+    return P;
+  }
+  /// Links Inputs (asserting success); released at TearDown.
+  cl_program linked(std::vector<cl_program> Inputs, const char *Options = "") {
+    cl_int Err;
+    cl_program P = clLinkProgram(Context, 1, &Device, Options, cl_uint(Inputs.size()),
+                                 Inputs.data(), nullptr, nullptr, &Err);
+    EXPECT_EQ(Err, CL_SUCCESS) << (P ? buildLog(P) : std::string());
+    if (P)
+      OwnedPrograms.push_back(P);
+    return P;
+  }
+  std::vector<unsigned char> binaryOf(cl_program P) {
+    size_t Size = 0;
+    EXPECT_EQ(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size, nullptr),
+              CL_SUCCESS);
+    std::vector<unsigned char> Bin(Size);
+    unsigned char *Ptr = Bin.data();
+    EXPECT_EQ(clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptr), &Ptr, nullptr), CL_SUCCESS);
+    return Bin;
+  }
+  cl_program fromBinary(const std::vector<unsigned char> &Bin) {
+    const unsigned char *Ptr = Bin.data();
+    size_t Size = Bin.size();
+    cl_int Err, Status;
+    cl_program P = clCreateProgramWithBinary(Context, 1, &Device, &Size, &Ptr, &Status, &Err);
+    EXPECT_EQ(Err, CL_SUCCESS);
+    if (P)
+      OwnedPrograms.push_back(P);
     return P;
   }
   /// Runs kernel `fill` of P over N ints and returns them.
@@ -408,15 +448,231 @@ TEST_F(Programs, CompileAndLink) {
   // device reports CL_DEVICE_LINKER_AVAILABLE.
   cl_program P = fromSource(TwoKernels);
   cl_int Err = clCompileProgram(P, 1, &Device, "", 0, nullptr, nullptr, nullptr, nullptr);
-  if (Err == CL_INVALID_OPERATION) {
-    EXPECT_EQ(clReleaseProgram(P), CL_SUCCESS);
-    GTEST_SKIP() << "separate compilation is not implemented (ProgramApi.cpp clCompileProgram "
-                    "returns CL_INVALID_OPERATION although CL_DEVICE_LINKER_AVAILABLE is true)";
-  }
   ASSERT_EQ(Err, CL_SUCCESS) << buildLog(P);
   cl_program Linked = clLinkProgram(Context, 1, &Device, "", 1, &P, nullptr, nullptr, &Err);
   ASSERT_EQ(Err, CL_SUCCESS);
   EXPECT_EQ(runFill(Linked, 4, 2), std::vector<int>(4, 2));
   EXPECT_EQ(clReleaseProgram(Linked), CL_SUCCESS);
   EXPECT_EQ(clReleaseProgram(P), CL_SUCCESS);
+}
+
+namespace {
+
+// A kernel in one object calling a function defined in another.
+const char *CallsHelper = R"CLC(
+int helper(int x);
+__kernel void fill(__global int *data, int value) {
+  data[get_global_id(0)] = helper(value) + (int)get_global_id(0);
+}
+)CLC";
+const char *DefinesHelper = "int helper(int x) { return x * 10; }\n";
+const std::vector<int> HelperResult = {30, 31, 32, 33}; // fill(3) over 4 items
+
+int NotifyCount = 0;
+void CL_CALLBACK countNotify(cl_program, void *Data) { ++*static_cast<int *>(Data); }
+
+} // namespace
+
+TEST_F(Programs, CompiledObjectIsNotAnExecutable) {
+  cl_program P = compiled(TwoKernels);
+  EXPECT_EQ(buildInfo<cl_build_status>(P, CL_PROGRAM_BUILD_STATUS), CL_BUILD_SUCCESS);
+  EXPECT_EQ(buildInfo<cl_program_binary_type>(P, CL_PROGRAM_BINARY_TYPE),
+            cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+  size_t N = 0;
+  EXPECT_EQ(clGetProgramInfo(P, CL_PROGRAM_NUM_KERNELS, sizeof(N), &N, nullptr),
+            CL_INVALID_PROGRAM_EXECUTABLE);
+  cl_int Err;
+  EXPECT_EQ(clCreateKernel(P, "fill", &Err), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_PROGRAM_EXECUTABLE);
+  cl_program Exe = linked({P});
+  EXPECT_EQ(buildInfo<cl_program_binary_type>(Exe, CL_PROGRAM_BINARY_TYPE),
+            cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
+  EXPECT_EQ(info<size_t>(clGetProgramInfo, Exe, CL_PROGRAM_NUM_KERNELS), 2u);
+}
+
+TEST_F(Programs, CompileWithEmbeddedHeaders) {
+  cl_program Defs = fromSource("#define OFFSET 3\n");
+  cl_program Twice =
+      fromSource("#include \"defs.h\"\nint twice(int x) { return 2 * x + OFFSET; }\n");
+  OwnedPrograms.insert(OwnedPrograms.end(), {Defs, Twice});
+  cl_program Headers[] = {Defs, Twice};
+  const char *Names[] = {"defs.h", "foo/bar/twice.h"};
+  cl_program P = fromSource(R"CLC(
+#include "foo/bar/twice.h"
+__kernel void fill(__global int *data, int value) { data[get_global_id(0)] = twice(value); }
+)CLC");
+  OwnedPrograms.push_back(P);
+  ASSERT_EQ(clCompileProgram(P, 1, &Device, "-DUNUSED", 2, Headers, Names, nullptr, nullptr),
+            CL_SUCCESS)
+      << buildLog(P);
+  EXPECT_EQ(buildOptions(P), "-DUNUSED");
+  EXPECT_EQ(runFill(linked({P}), 4, 5), std::vector<int>(4, 13));
+  // Without the headers the same source does not compile.
+  cl_program Bare = fromSource("#include \"foo/bar/twice.h\"\nkernel void k() {}\n");
+  OwnedPrograms.push_back(Bare);
+  EXPECT_EQ(clCompileProgram(Bare, 0, nullptr, "", 0, nullptr, nullptr, nullptr, nullptr),
+            CL_COMPILE_PROGRAM_FAILURE);
+  EXPECT_NE(buildLog(Bare).find("twice.h"), std::string::npos) << buildLog(Bare);
+}
+
+TEST_F(Programs, LinkTwoObjects) {
+  cl_program A = compiled(CallsHelper), B = compiled(DefinesHelper);
+  NotifyCount = 0;
+  cl_program In[] = {A, B};
+  cl_int Err;
+  cl_program Exe =
+      clLinkProgram(Context, 0, nullptr, nullptr, 2, In, countNotify, &NotifyCount, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedPrograms.push_back(Exe);
+  EXPECT_EQ(NotifyCount, 1);
+  EXPECT_EQ(buildInfo<cl_build_status>(Exe, CL_PROGRAM_BUILD_STATUS), CL_BUILD_SUCCESS);
+  EXPECT_EQ(runFill(Exe, 4, 3), HelperResult);
+  // The helper alone has no definition: linking A by itself fails.
+  cl_program Alone = clLinkProgram(Context, 0, nullptr, "", 1, &A, nullptr, nullptr, &Err);
+  EXPECT_EQ(Err, CL_LINK_PROGRAM_FAILURE);
+  ASSERT_NE(Alone, nullptr);
+  OwnedPrograms.push_back(Alone);
+  EXPECT_NE(buildLog(Alone).find("helper"), std::string::npos) << buildLog(Alone);
+}
+
+TEST_F(Programs, LinkLibraryWithObject) {
+  cl_program Lib = linked({compiled(DefinesHelper)}, "-create-library -enable-link-options");
+  EXPECT_EQ(buildInfo<cl_program_binary_type>(Lib, CL_PROGRAM_BINARY_TYPE),
+            cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_LIBRARY));
+  EXPECT_EQ(buildInfo<cl_build_status>(Lib, CL_PROGRAM_BUILD_STATUS), CL_BUILD_SUCCESS);
+  size_t N = 0;
+  EXPECT_EQ(clGetProgramInfo(Lib, CL_PROGRAM_NUM_KERNELS, sizeof(N), &N, nullptr),
+            CL_INVALID_PROGRAM_EXECUTABLE);
+  cl_program Exe = linked({compiled(CallsHelper), Lib}, "-cl-fast-relaxed-math");
+  EXPECT_EQ(buildOptions(Exe), "-cl-fast-relaxed-math");
+  EXPECT_EQ(runFill(Exe, 4, 3), HelperResult);
+}
+
+TEST_F(Programs, CompiledObjectBinaryRoundTrip) {
+  cl_program Object = fromBinary(binaryOf(compiled(CallsHelper)));
+  EXPECT_EQ(buildInfo<cl_program_binary_type>(Object, CL_PROGRAM_BINARY_TYPE),
+            cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+  cl_program Library = fromBinary(binaryOf(linked({compiled(DefinesHelper)}, "-create-library")));
+  EXPECT_EQ(buildInfo<cl_program_binary_type>(Library, CL_PROGRAM_BINARY_TYPE),
+            cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_LIBRARY));
+  cl_program Exe = linked({Object, Library});
+  EXPECT_EQ(runFill(Exe, 4, 3), HelperResult);
+  // A linked executable has no source: its binary carries the linked code.
+  cl_program Again = fromBinary(binaryOf(Exe));
+  EXPECT_EQ(buildInfo<cl_program_binary_type>(Again, CL_PROGRAM_BINARY_TYPE),
+            cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
+  ASSERT_EQ(clBuildProgram(Again, 0, nullptr, nullptr, nullptr, nullptr), CL_SUCCESS)
+      << buildLog(Again);
+  EXPECT_EQ(runFill(Again, 4, 3), HelperResult);
+}
+
+TEST_F(Programs, CompileErrors) {
+  cl_program P = fromSource(TwoKernels);
+  OwnedPrograms.push_back(P);
+  auto compile = [&](cl_program Prog, cl_uint NumDevices, const cl_device_id *Devices,
+                     const char *Options, cl_uint NumHeaders, const cl_program *Headers,
+                     const char **Names, void *UserData = nullptr) {
+    return clCompileProgram(Prog, NumDevices, Devices, Options, NumHeaders, Headers, Names, nullptr,
+                            UserData);
+  };
+  EXPECT_EQ(compile(nullptr, 0, nullptr, "", 0, nullptr, nullptr), CL_INVALID_PROGRAM);
+  EXPECT_EQ(compile(wrongHandle<cl_program>(Context), 0, nullptr, "", 0, nullptr, nullptr),
+            CL_INVALID_PROGRAM);
+  EXPECT_EQ(compile(P, 1, nullptr, "", 0, nullptr, nullptr), CL_INVALID_VALUE);
+  EXPECT_EQ(compile(P, 0, &Device, "", 0, nullptr, nullptr), CL_INVALID_VALUE);
+  cl_device_id NotADevice = wrongHandle<cl_device_id>(Context);
+  EXPECT_EQ(compile(P, 1, &NotADevice, "", 0, nullptr, nullptr), CL_INVALID_DEVICE);
+  cl_program Header = P;
+  const char *Name = "h.h";
+  EXPECT_EQ(compile(P, 0, nullptr, "", 0, &Header, nullptr), CL_INVALID_VALUE);
+  EXPECT_EQ(compile(P, 0, nullptr, "", 0, nullptr, &Name), CL_INVALID_VALUE);
+  EXPECT_EQ(compile(P, 0, nullptr, "", 1, nullptr, &Name), CL_INVALID_VALUE);
+  EXPECT_EQ(compile(P, 0, nullptr, "", 1, &Header, nullptr), CL_INVALID_VALUE);
+  int Data = 0;
+  EXPECT_EQ(compile(P, 0, nullptr, "", 0, nullptr, nullptr, &Data), CL_INVALID_VALUE);
+  EXPECT_EQ(compile(P, 0, nullptr, "-cl-no-such-option", 0, nullptr, nullptr),
+            CL_INVALID_COMPILER_OPTIONS);
+
+  // "CL_INVALID_OPERATION if program has no source": from a binary.
+  cl_program FromBin = fromBinary(binaryOf(compiled(TwoKernels)));
+  EXPECT_EQ(compile(FromBin, 0, nullptr, "", 0, nullptr, nullptr), CL_INVALID_OPERATION);
+
+  // "CL_INVALID_OPERATION if there are kernel objects attached to program."
+  cl_program Built = build(TwoKernels);
+  OwnedPrograms.push_back(Built);
+  cl_int Err;
+  cl_kernel K = clCreateKernel(Built, "fill", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  EXPECT_EQ(compile(Built, 0, nullptr, "", 0, nullptr, nullptr), CL_INVALID_OPERATION);
+  EXPECT_EQ(clReleaseKernel(K), CL_SUCCESS);
+  EXPECT_EQ(compile(Built, 0, nullptr, "", 0, nullptr, nullptr), CL_SUCCESS);
+
+  // "CL_COMPILE_PROGRAM_FAILURE if there is a failure to compile": the
+  // status is CL_BUILD_ERROR and the log has the compiler's message.
+  cl_program Bad = fromSource("kernel void k(global int *p) { p[0] = not_declared; }");
+  OwnedPrograms.push_back(Bad);
+  NotifyCount = 0;
+  EXPECT_EQ(clCompileProgram(Bad, 0, nullptr, "", 0, nullptr, nullptr, countNotify, &NotifyCount),
+            CL_COMPILE_PROGRAM_FAILURE);
+  EXPECT_EQ(NotifyCount, 1);
+  EXPECT_EQ(buildInfo<cl_build_status>(Bad, CL_PROGRAM_BUILD_STATUS), CL_BUILD_ERROR);
+  EXPECT_EQ(buildInfo<cl_program_binary_type>(Bad, CL_PROGRAM_BINARY_TYPE),
+            cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_NONE));
+  EXPECT_NE(buildLog(Bad).find("not_declared"), std::string::npos) << buildLog(Bad);
+}
+
+TEST_F(Programs, LinkErrors) {
+  cl_program Object = compiled(TwoKernels);
+  cl_int Err = CL_SUCCESS;
+  auto link = [&](cl_context C, cl_uint NumPrograms, const cl_program *In, const char *Options = "",
+                  cl_uint NumDevices = 0, const cl_device_id *Devices = nullptr,
+                  void *UserData = nullptr) {
+    cl_program P =
+        clLinkProgram(C, NumDevices, Devices, Options, NumPrograms, In, nullptr, UserData, &Err);
+    if (P)
+      OwnedPrograms.push_back(P);
+    return P;
+  };
+  EXPECT_EQ(link(nullptr, 1, &Object), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_CONTEXT);
+  EXPECT_EQ(link(Context, 0, &Object), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_VALUE);
+  EXPECT_EQ(link(Context, 1, nullptr), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_VALUE);
+  EXPECT_EQ(link(Context, 1, &Object, "", 1, nullptr), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_VALUE);
+  cl_device_id NotADevice = wrongHandle<cl_device_id>(Context);
+  EXPECT_EQ(link(Context, 1, &Object, "", 1, &NotADevice), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_DEVICE);
+  int Data = 0;
+  EXPECT_EQ(link(Context, 1, &Object, "", 0, nullptr, &Data), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_VALUE);
+  cl_program NotAProgram[] = {Object, wrongHandle<cl_program>(Context)};
+  EXPECT_EQ(link(Context, 2, NotAProgram), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_PROGRAM);
+  // Inputs must be compiled objects or libraries: not bare source, not an
+  // executable.
+  cl_program Source = fromSource(TwoKernels);
+  OwnedPrograms.push_back(Source);
+  EXPECT_EQ(link(Context, 1, &Source), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_OPERATION);
+  cl_program Built = build(TwoKernels);
+  OwnedPrograms.push_back(Built);
+  EXPECT_EQ(link(Context, 1, &Built), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_OPERATION);
+  for (const char *Bad :
+       {"-cl-no-such-option", "-enable-link-options", "-DFOO", "-cl-opt-disable"}) {
+    EXPECT_EQ(link(Context, 1, &Object, Bad), nullptr) << Bad;
+    EXPECT_EQ(Err, CL_INVALID_LINKER_OPTIONS) << Bad;
+  }
+  // Two definitions of one kernel: the link fails, but the program is made
+  // and its log says why.
+  cl_program Twice[] = {Object, compiled(TwoKernels)};
+  cl_program Failed = link(Context, 2, Twice);
+  EXPECT_EQ(Err, CL_LINK_PROGRAM_FAILURE);
+  ASSERT_NE(Failed, nullptr);
+  EXPECT_EQ(buildInfo<cl_build_status>(Failed, CL_PROGRAM_BUILD_STATUS), CL_BUILD_ERROR);
+  EXPECT_NE(buildLog(Failed).find("multiply defined"), std::string::npos) << buildLog(Failed);
+  EXPECT_EQ(clCreateKernel(Failed, "fill", &Err), nullptr);
+  EXPECT_EQ(Err, CL_INVALID_PROGRAM_EXECUTABLE);
 }

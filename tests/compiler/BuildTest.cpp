@@ -1,5 +1,7 @@
 // Builds that must fail cleanly (bad source, bad options, unsupported
-// constructs) and the kernel descriptions of successful ones.
+// constructs) and the kernel descriptions of successful ones; separate
+// compilation (compileSource, link) with embedded headers, libraries,
+// duplicate and missing definitions, and link options.
 #include "KernelRunner.h"
 
 #include <gtest/gtest.h>
@@ -40,7 +42,8 @@ TEST(BuildTest, OptionsAreApplied) {
     #error WIDTH missing
     #endif
     kernel void k(global int *p) { p[get_global_id(0)] = WIDTH + FLAG; })",
-                      "-D WIDTH=5 -DFLAG -cl-fast-relaxed-math -cl-mad-enable -w -cl-std=CL3.0"));
+                      "-D WIDTH=5 -DFLAG -cl-fast-relaxed-math -cl-mad-enable -cl-denorms-are-zero -w "
+                      "-cl-std=CL3.0"));
   std::vector<int> Out(4, 0);
   NDRange R;
   R.Global[0] = 4;
@@ -157,6 +160,104 @@ TEST(BuildTest, ConcurrentBuildsFromSeveralThreads) {
     T.join();
   for (bool B : Ok)
     EXPECT_TRUE(B);
+}
+
+} // namespace weft::compiler::test
+
+namespace weft::compiler::test {
+
+namespace {
+
+std::vector<unsigned char> compileObject(const std::string &Src, const std::string &Opts = "",
+                                         const std::vector<rt::EmbeddedHeader> &Headers = {}) {
+  auto R = rt::ProgramCompiler::get().compileSource(Src, Opts, Headers);
+  if (auto *F = std::get_if<rt::BuildFailure>(&R)) {
+    ADD_FAILURE() << "compile failed (" << F->Code << "):\n" << F->Log;
+    return {};
+  }
+  return std::get<rt::ObjectOutput>(R).Bitcode;
+}
+
+const char *CallsTwice = R"(
+  int twice(int x);
+  kernel void k(global int *p) { p[get_global_id(0)] = twice((int)get_global_id(0)); })";
+const char *DefinesTwice = "int twice(int x) { return 2 * x; }";
+
+std::vector<int> runK(Program &P) {
+  std::vector<int> Out(4, -1);
+  NDRange R;
+  R.Global[0] = 4;
+  R.Local[0] = 2;
+  EXPECT_TRUE(P.run("k", R, {Arg::pointer(Out.data())}));
+  return Out;
+}
+
+} // namespace
+
+TEST(CompileLinkTest, ObjectsLinkAcrossFiles) {
+  Program P;
+  ASSERT_TRUE(P.link({compileObject(CallsTwice), compileObject(DefinesTwice)}));
+  EXPECT_EQ(runK(P), (std::vector<int>{0, 2, 4, 6}));
+}
+
+TEST(CompileLinkTest, EmbeddedHeadersResolveByName) {
+  std::vector<rt::EmbeddedHeader> Headers = {
+      {"base.h", "#define BASE 7\n"},
+      // Includes "base.h" by its embedded name from inside a subdirectory.
+      {"foo/bar.h", "#include \"base.h\"\nint plus(int x) { return x + BASE; }\n"}};
+  Program P;
+  ASSERT_TRUE(P.link({compileObject(R"(#include "foo/bar.h"
+    kernel void k(global int *p) { p[get_global_id(0)] = plus((int)get_global_id(0)); })",
+                                    "", Headers)}));
+  EXPECT_EQ(runK(P), (std::vector<int>{7, 8, 9, 10}));
+}
+
+TEST(CompileLinkTest, LibraryIsBitcodeThatLinksAgain) {
+  auto R = rt::ProgramCompiler::get().link({compileObject(DefinesTwice)}, "-create-library");
+  ASSERT_TRUE(std::holds_alternative<rt::ObjectOutput>(R));
+  Program P;
+  ASSERT_TRUE(P.link({std::get<rt::ObjectOutput>(R).Bitcode, compileObject(CallsTwice)},
+                     "-cl-denorms-are-zero -cl-no-signed-zeros -cl-unsafe-math-optimizations "
+                     "-cl-finite-math-only -cl-fast-relaxed-math -cl-no-subgroup-ifp"));
+  EXPECT_EQ(runK(P), (std::vector<int>{0, 2, 4, 6}));
+}
+
+TEST(CompileLinkTest, CompileFailures) {
+  auto Bad = rt::ProgramCompiler::get().compileSource("kernel void k() { nope(); }", "", {});
+  ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(Bad));
+  EXPECT_EQ(std::get<rt::BuildFailure>(Bad).Code, CL_COMPILE_PROGRAM_FAILURE);
+  EXPECT_NE(std::get<rt::BuildFailure>(Bad).Log.find("nope"), std::string::npos);
+  auto BadOpt = rt::ProgramCompiler::get().compileSource("kernel void k() {}", "-cl-bogus", {});
+  ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(BadOpt));
+  EXPECT_EQ(std::get<rt::BuildFailure>(BadOpt).Code, CL_INVALID_COMPILER_OPTIONS);
+}
+
+TEST(CompileLinkTest, LinkFailures) {
+  auto codeOf = [](const std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure> &R) {
+    return std::holds_alternative<rt::BuildFailure>(R) ? std::get<rt::BuildFailure>(R).Code
+                                                       : CL_SUCCESS;
+  };
+  rt::ProgramCompiler &C = rt::ProgramCompiler::get();
+  std::vector<unsigned char> Defines = compileObject(DefinesTwice);
+  auto Dup = C.link({Defines, compileObject(DefinesTwice)}, "");
+  EXPECT_EQ(codeOf(Dup), CL_LINK_PROGRAM_FAILURE);
+  EXPECT_NE(std::get<rt::BuildFailure>(Dup).Log.find("twice"), std::string::npos);
+  auto Missing = C.link({compileObject(CallsTwice)}, "");
+  EXPECT_EQ(codeOf(Missing), CL_LINK_PROGRAM_FAILURE);
+  EXPECT_NE(std::get<rt::BuildFailure>(Missing).Log.find("twice"), std::string::npos);
+  EXPECT_EQ(codeOf(C.link({{'n', 'o', 't', 'b', 'c'}}, "")), CL_LINK_PROGRAM_FAILURE);
+  for (const char *Opt : {"-enable-link-options", "-DX", "-cl-opt-disable", "-create-library -w"})
+    EXPECT_EQ(codeOf(C.link({Defines}, Opt)), CL_INVALID_LINKER_OPTIONS) << Opt;
+  EXPECT_EQ(codeOf(C.link({Defines}, "-create-library -enable-link-options")), CL_SUCCESS);
+}
+
+TEST(CompileLinkTest, ArgumentNamesFollowTheCompileOptions) {
+  const char *Src = "kernel void k(global int *named) { named[0] = 1; }";
+  Program With, Without;
+  ASSERT_TRUE(With.link({compileObject(Src, "-cl-kernel-arg-info")}));
+  ASSERT_TRUE(Without.link({compileObject(Src)}));
+  EXPECT_EQ(With.kernel("k")->Args[0].Name, "named");
+  EXPECT_EQ(Without.kernel("k")->Args[0].Name, "");
 }
 
 } // namespace weft::compiler::test

@@ -271,6 +271,33 @@ TEST(BuiltinTest, PredefinedMacros) {
   EXPECT_EQ(Out[1], 0);
 }
 
+TEST(BuiltinTest, FeatureMacrosMatchTheDevice) {
+  // Clang's header defines some OpenCL C 3.0 feature macros for every SPIR
+  // target; only the features the device reports may be defined (CTS
+  // compiler/features_macro).
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global int *out) {
+      int n = 0;
+    #ifdef __opencl_c_atomic_order_seq_cst
+      n |= 1;
+    #endif
+    #ifdef __opencl_c_work_group_collective_functions
+      n |= 2;
+    #endif
+    #ifdef __opencl_c_read_write_images
+      n |= 4;
+    #endif
+    #ifdef __opencl_c_fp64
+      n |= 8;
+    #endif
+      out[0] = n;
+    })", "-cl-std=CL3.0"));
+  std::vector<int32_t> Out(1, -1);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data())}));
+  EXPECT_EQ(Out[0], 8);
+}
+
 TEST(BuiltinTest, GeometricFunctionsDoNotOverflow) {
   // Regression (CTS geom_length/geom_distance): the squares of large
   // components overflowed to inf, of tiny ones underflowed to 0.

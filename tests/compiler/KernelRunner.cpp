@@ -38,6 +38,23 @@ bool Program::build(const std::string &Source, const std::string &Options) {
   return true;
 }
 
+bool Program::link(const std::vector<std::vector<unsigned char>> &Objects,
+                   const std::string &Options) {
+  auto Result = rt::ProgramCompiler::get().link(Objects, Options);
+  if (auto *F = std::get_if<rt::BuildFailure>(&Result)) {
+    Log = F->Log;
+    ADD_FAILURE() << "link failed (" << F->Code << "):\n" << F->Log;
+    return false;
+  }
+  if (!std::holds_alternative<rt::BuildOutput>(Result)) {
+    ADD_FAILURE() << "link made a library, not an executable";
+    return false;
+  }
+  Out = std::move(std::get<rt::BuildOutput>(Result));
+  Log = Out.Log;
+  return true;
+}
+
 const rt::KernelDesc *Program::kernel(const std::string &Name) const {
   for (const rt::KernelDesc &D : Out.Kernels)
     if (D.Name == Name)

@@ -59,6 +59,10 @@ class Program {
 public:
   /// Builds Source; fails the current test (and returns false) on error.
   bool build(const std::string &Source, const std::string &Options = "");
+  /// Links compiled objects to an executable (ProgramCompiler::link); fails
+  /// the current test (and returns false) on error or on a library.
+  bool link(const std::vector<std::vector<unsigned char>> &Objects,
+            const std::string &Options = "");
   const rt::KernelDesc *kernel(const std::string &Name) const;
   /// Runs kernel Name over Range (non-uniform edge groups allowed).
   bool run(const std::string &Name, const NDRange &Range, const std::vector<Arg> &Args);

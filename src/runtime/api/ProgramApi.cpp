@@ -1,4 +1,5 @@
-// Program creation from source and binary, building, and queries.
+// Program creation from source and binary, building, separate compilation
+// and linking, and queries.
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
 
@@ -8,14 +9,14 @@ namespace {
 
 using BuildNotifyFn = void(CL_CALLBACK *)(cl_program, void *);
 
-/// Checks a (num_devices, device_list) pair against the program's context.
-Status checkDeviceList(Program &P, cl_uint NumDevices, const cl_device_id *Devices) {
+/// Checks an optional (num_devices, device_list) pair against a context.
+Status checkDeviceList(Context &Ctx, cl_uint NumDevices, const cl_device_id *Devices) {
   WEFT_CHECK((Devices == nullptr) != (NumDevices == 0), CL_INVALID_VALUE,
              "device_list and num_devices disagree");
   for (cl_uint I = 0; I < NumDevices; ++I) {
     Device *D = fromHandle<Device>(Devices[I]);
-    WEFT_CHECK(!D || !P.context().hasDevice(D), CL_INVALID_DEVICE,
-               "device_list holds a device that is not in the program's context");
+    WEFT_CHECK(!D || !Ctx.hasDevice(D), CL_INVALID_DEVICE,
+               "device_list holds a device that is not in the context");
   }
   return {};
 }
@@ -48,12 +49,12 @@ Result<InfoValue> programInfo(Program &P, cl_program_info Param) {
   case CL_PROGRAM_IL:
     return InfoValue(std::vector<char>{});
   case CL_PROGRAM_BINARY_SIZES: {
-    size_t Size = P.isBuilt() ? P.serializeBinary().size() : 0;
+    size_t Size = P.binaryType() != CL_PROGRAM_BINARY_TYPE_NONE ? P.serializeBinary().size() : 0;
     return InfoValue(std::vector<size_t>(Devices.size(), Size));
   }
   case CL_PROGRAM_NUM_KERNELS:
   case CL_PROGRAM_KERNEL_NAMES: {
-    WEFT_CHECK(!P.isBuilt(), CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
+    WEFT_CHECK(!P.isBuilt(), CL_INVALID_PROGRAM_EXECUTABLE, "the program is not an executable");
     auto Kernels = P.kernels();
     if (Param == CL_PROGRAM_NUM_KERNELS)
       return InfoValue(Kernels.size());
@@ -165,9 +166,14 @@ cl_int CL_API_CALL clBuildProgram(cl_program P, cl_uint NumDevices, const cl_dev
                                   const char *Options, BuildNotifyFn Notify, void *UserData) {
   return entry([&]() -> Status {
     WEFT_TRY(Prog, get<Program>(P));
-    if (auto S = checkDeviceList(*Prog, NumDevices, Devices); !S)
+    if (auto S = checkDeviceList(Prog->context(), NumDevices, Devices); !S)
       return S.error();
     WEFT_CHECK(!Notify && UserData, CL_INVALID_VALUE, "user_data without pfn_notify");
+    // "CL_INVALID_OPERATION if program was not created with
+    // clCreateProgramWithSource, clCreateProgramWithIL or
+    // clCreateProgramWithBinary."
+    WEFT_CHECK(!Prog->createdFromSource() && !Prog->createdFromBinary(), CL_INVALID_OPERATION,
+               "the program was made by clLinkProgram");
     std::string Opts = Options ? Options : "";
     if (!Options && Prog->createdFromBinary())
       Opts = Prog->buildOptions();
@@ -187,10 +193,37 @@ cl_int CL_API_CALL clCompileProgram(cl_program P, cl_uint NumDevices, const cl_d
                                     BuildNotifyFn Notify, void *UserData) {
   return entry([&]() -> Status {
     WEFT_TRY(Prog, get<Program>(P));
-    if (auto S = checkDeviceList(*Prog, NumDevices, Devices); !S)
+    if (auto S = checkDeviceList(Prog->context(), NumDevices, Devices); !S)
       return S.error();
+    // "CL_INVALID_VALUE if num_input_headers is zero and header_include_names
+    // or input_headers are not NULL or if num_input_headers is not zero and
+    // header_include_names or input_headers are NULL."
+    WEFT_CHECK(NumHeaders == 0 && (Headers || HeaderNames), CL_INVALID_VALUE,
+               "input_headers or header_include_names without num_input_headers");
+    WEFT_CHECK(NumHeaders != 0 && (!Headers || !HeaderNames), CL_INVALID_VALUE,
+               "num_input_headers without input_headers or header_include_names");
+    std::vector<EmbeddedHeader> Embedded;
+    for (cl_uint I = 0; I < NumHeaders; ++I) {
+      WEFT_TRY(Header, get<Program>(Headers[I]));
+      WEFT_CHECK(!HeaderNames[I] || !*HeaderNames[I], CL_INVALID_VALUE,
+                 "a header_include_names entry is NULL or empty");
+      Embedded.push_back({HeaderNames[I], Header->source()});
+    }
+    // "CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL."
     WEFT_CHECK(!Notify && UserData, CL_INVALID_VALUE, "user_data without pfn_notify");
-    return makeError(CL_INVALID_OPERATION, "separate compilation is not implemented yet");
+    // "CL_INVALID_OPERATION if program has no source or IL available, i.e. it
+    // has not been created with clCreateProgramWithSource or
+    // clCreateProgramWithIL."
+    WEFT_CHECK(!Prog->createdFromSource(), CL_INVALID_OPERATION,
+               "the program was not created from source");
+    // The compile runs now; pfn_notify, if given, is told when it is done.
+    // Attached kernels, a build in progress (CL_INVALID_OPERATION), bad
+    // options (CL_INVALID_COMPILER_OPTIONS) and compile errors
+    // (CL_COMPILE_PROGRAM_FAILURE) come from Program::compile.
+    Status S = Prog->compile(Options ? Options : "", Embedded);
+    if (Notify)
+      Notify(P, UserData);
+    return S;
   });
 }
 
@@ -198,12 +231,46 @@ cl_program CL_API_CALL clLinkProgram(cl_context C, cl_uint NumDevices, const cl_
                                      const char *Options, cl_uint NumPrograms,
                                      const cl_program *Programs, BuildNotifyFn Notify,
                                      void *UserData, cl_int *ErrcodeRet) {
-  return create<cl_program>(ErrcodeRet, [&]() -> Result<cl_program> {
-    WEFT_VALID(Context, C);
+  // Unlike other create functions, a failed link still returns its program
+  // (the spec lets the application query its log), so the handle is kept
+  // outside the body and entry() gives the code.
+  cl_program Linked = nullptr;
+  cl_int Code = entry([&]() -> Status {
+    WEFT_TRY(Ctx, get<Context>(C));
+    if (auto S = checkDeviceList(*Ctx, NumDevices, Devices); !S)
+      return S.error();
+    // "CL_INVALID_VALUE if num_input_programs is zero and input_programs is
+    // NULL or if num_input_programs is zero and input_programs is not NULL or
+    // if num_input_programs is not zero and input_programs is NULL."
     WEFT_CHECK(NumPrograms == 0 || !Programs, CL_INVALID_VALUE, "no input programs");
+    // "CL_INVALID_PROGRAM if programs specified in input_programs are not
+    // valid program objects."
+    std::vector<Ref<Program>> Inputs;
+    for (cl_uint I = 0; I < NumPrograms; ++I) {
+      WEFT_TRY(In, get<Program>(Programs[I]));
+      Inputs.emplace_back(In);
+    }
+    // "CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL."
     WEFT_CHECK(!Notify && UserData, CL_INVALID_VALUE, "user_data without pfn_notify");
-    return makeError(CL_INVALID_OPERATION, "linking is not implemented yet");
+    // "CL_INVALID_OPERATION if the rules for devices containing compiled
+    // binaries or libraries as described in input_programs argument above
+    // are not followed": every input must be a compiled object or library.
+    for (const Ref<Program> &In : Inputs)
+      WEFT_CHECK(!In->isLinkable(), CL_INVALID_OPERATION,
+                 "an input program is not a compiled object or a library");
+    // Bad options (CL_INVALID_LINKER_OPTIONS) make no program; a failed link
+    // (CL_LINK_PROGRAM_FAILURE) makes one whose log says why.
+    Program::LinkResult R = Program::link(*Ctx, Options ? Options : "", Inputs);
+    if (R.Linked) {
+      Linked = static_cast<cl_program>(R.Linked.release());
+      if (Notify)
+        Notify(Linked, UserData);
+    }
+    return R.LinkStatus;
   });
+  if (ErrcodeRet)
+    *ErrcodeRet = Code;
+  return Linked;
 }
 
 cl_int CL_API_CALL clUnloadCompiler() { return CL_SUCCESS; }
@@ -227,7 +294,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program P, cl_program_info Param, size_t 
         WEFT_CHECK(Size < N * sizeof(unsigned char *), CL_INVALID_VALUE,
                    "param_value_size is smaller than the value");
         auto **Out = static_cast<unsigned char **>(Value);
-        if (Prog->isBuilt()) {
+        if (Prog->binaryType() != CL_PROGRAM_BINARY_TYPE_NONE) {
           auto Bin = Prog->serializeBinary();
           for (size_t I = 0; I < N; ++I)
             if (Out[I])
@@ -263,8 +330,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program P, cl_device_id Dev,
       Info = InfoValue(Prog->buildLog());
       break;
     case CL_PROGRAM_BINARY_TYPE:
-      Info = InfoValue(cl_program_binary_type(
-          Prog->isBuilt() ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE));
+      Info = InfoValue(Prog->binaryType());
       break;
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
       Info = InfoValue(size_t(0));
