@@ -11,6 +11,7 @@
 
 #include "runtime/Capabilities.h"
 
+#include <mutex>
 #include <string_view>
 
 #include <clang/Basic/DiagnosticOptions.h>
@@ -109,8 +110,15 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
     clang::TextDiagnosticPrinter ArgPrinter(DiagStream, ArgDiagOpts.get());
     clang::DiagnosticsEngine ArgDiags(new clang::DiagnosticIDs(), ArgDiagOpts.get(), &ArgPrinter,
                                       /*ShouldOwnClient=*/false);
-    if (!clang::CompilerInvocation::CreateFromArgs(*Invocation, CArgs, ArgDiags) ||
-        ArgDiags.hasErrorOccurred()) {
+    // Clang's option table is a lazily built process-wide singleton that is
+    // not safe to parse from several threads at once; builds run
+    // concurrently, so argument parsing (a tiny part of a build) is
+    // serialized.
+    static std::mutex OptionTableMutex;
+    std::unique_lock<std::mutex> Lock(OptionTableMutex);
+    bool Parsed = clang::CompilerInvocation::CreateFromArgs(*Invocation, CArgs, ArgDiags);
+    Lock.unlock();
+    if (!Parsed || ArgDiags.hasErrorOccurred()) {
       Log += DiagStream.str();
       return nullptr;
     }

@@ -8,7 +8,30 @@
 // glibc's own bookkeeping reachable only from TLS (dlopen's global scope,
 // thread_local destructors, dlerror's message buffer), are suppressed by
 // the glibc function that allocates them.
+//
+// ThreadSanitizer: Debian's libtbb is not instrumented. The work pool marks
+// its own hand-offs to TBB (src/device/cpu/TsanHandOff.h); what remains are
+// races inside oneTBB's parallel_for machinery itself (range splitting,
+// stealing, the reduction tree), inlined from its headers. They are
+// suppressed by their top frame only, so a race whose innermost frame is
+// ours is still reported.
 extern "C" {
+__attribute__((visibility("default"), used)) const char *__tsan_default_suppressions() {
+  return "race_top:tbb::detail::\n"
+         "race_top:^start_for\n"
+         "race_top:^check_being_stolen\n"
+         "race_top:^offer_work_impl\n"
+         "race_top:^finalize$\n"
+         "race_top:^~enqueue_task\n"
+         "race_top:^_M_destroy$\n"
+         "race_top:std::__atomic_base<*>::__atomic_base\n"
+         "race_top:std::__atomic_base<int>::operator--\n"
+         "race_top:std::__atomic_base<int>::load\n"
+         "race_top:std::__atomic_base<bool>::store\n"
+         "race_top:std::_Function_base::~_Function_base\n"
+         "race_top:std::function<void ()>::operator()\n";
+}
+
 __attribute__((visibility("default"), used)) const char *__lsan_default_options() {
   return "use_tls=0";
 }

@@ -1,6 +1,7 @@
 // Work-group execution on the TBB arena.
 #include "device/cpu/CpuDevice.h"
 #include "device/cpu/CpuInfo.h"
+#include "device/cpu/TsanHandOff.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -105,7 +106,7 @@ CpuDevice::~CpuDevice() = default;
 
 void CpuDevice::launch(std::shared_ptr<const rt::KernelLaunch> L, std::function<void()> OnStart,
                        std::function<void(rt::Status)> Done) {
-  Arena.enqueue([L = std::move(L), OnStart = std::move(OnStart), Done = std::move(Done)] {
+  run([L = std::move(L), OnStart = std::move(OnStart), Done = std::move(Done)] {
     std::array<uint64_t, 3> NumGroups{1, 1, 1};
     uint64_t Total = 1;
     for (int D = 0; D < 3; ++D) {
@@ -117,16 +118,31 @@ void CpuDevice::launch(std::shared_ptr<const rt::KernelLaunch> L, std::function<
     if (Total == 1) {
       runGroups(*L, NumGroups, 0, 1);
     } else if (Total > 1) {
+      // Every chunk starts after the launch and ends before Done (for TSan,
+      // which cannot see TBB's own synchronization; see TsanHandOff.h).
+      int Sync = 0;
+      tsan::release(&Sync);
       tbb::parallel_for(tbb::blocked_range<size_t>(0, Total),
                         [&](const tbb::blocked_range<size_t> &R) {
+                          tsan::acquire(&Sync);
                           runGroups(*L, NumGroups, R.begin(), R.end());
+                          tsan::release(&Sync);
                         });
+      tsan::acquire(&Sync);
     }
     Done({});
   });
 }
 
-void CpuDevice::run(std::function<void()> Task) { Arena.enqueue(std::move(Task)); }
+void CpuDevice::run(std::function<void()> Task) {
+  static int Sync;
+  tsan::release(&Sync);
+  [[maybe_unused]] tsan::IgnoreScope Ignore; // TBB's copy of the task, not our memory
+  Arena.enqueue([Task = std::move(Task)] {
+    tsan::acquire(&Sync);
+    Task();
+  });
+}
 
 } // namespace weft::cpu
 

@@ -1,0 +1,36 @@
+// Happens-before edges that ThreadSanitizer cannot see by itself.
+//
+// Debian's libtbb is not built with -fsanitize=thread, so TSan does not see
+// the synchronization inside oneTBB when a task moves from the thread that
+// enqueues it to the worker that runs it, or a range moves between workers.
+// In a TSan build (WEFT_SANITIZE=thread) the work pool states those edges
+// itself: a release before handing work to TBB, an acquire where the work
+// starts, and TBB's own bookkeeping on the enqueuing thread is not recorded.
+// The kernel's and the runtime's own accesses stay fully checked. In every
+// other build these are empty inline functions.
+#pragma once
+
+#if defined(__SANITIZE_THREAD__)
+extern "C" void __tsan_acquire(void *Addr);
+extern "C" void __tsan_release(void *Addr);
+extern "C" void __tsan_ignore_thread_begin();
+extern "C" void __tsan_ignore_thread_end();
+#endif
+
+namespace weft::cpu::tsan {
+
+#if defined(__SANITIZE_THREAD__)
+inline void release(void *Sync) { __tsan_release(Sync); }
+inline void acquire(void *Sync) { __tsan_acquire(Sync); }
+/// While alive, the calling thread's memory accesses are not recorded.
+struct IgnoreScope {
+  IgnoreScope() { __tsan_ignore_thread_begin(); }
+  ~IgnoreScope() { __tsan_ignore_thread_end(); }
+};
+#else
+inline void release(void *) {}
+inline void acquire(void *) {}
+struct IgnoreScope {};
+#endif
+
+} // namespace weft::cpu::tsan
