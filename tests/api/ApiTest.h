@@ -132,6 +132,13 @@ protected:
   std::vector<cl_kernel> OwnedKernels;
 };
 
+/// A kernel several tests enqueue: data[i] += amount.
+inline const char *AddSource = R"CLC(
+__kernel void add(__global int *data, int amount) {
+  data[get_global_id(0)] += amount;
+}
+)CLC";
+
 /// A string-valued info query.
 template <typename F, typename H, typename P> std::string infoString(F Fn, H Handle, P Param) {
   size_t Size = 0;
@@ -150,6 +157,11 @@ template <typename T, typename F, typename H, typename P> T info(F Fn, H Handle,
   EXPECT_EQ(Fn(Handle, Param, sizeof(T), &Value, &Size), CL_SUCCESS);
   EXPECT_EQ(Size, sizeof(T));
   return Value;
+}
+
+/// CL_EVENT_COMMAND_EXECUTION_STATUS of E.
+inline cl_int statusOf(cl_event E) {
+  return info<cl_int>(clGetEventInfo, E, CL_EVENT_COMMAND_EXECUTION_STATUS);
 }
 
 /// Reinterprets a handle as another handle type, to check that every entry

@@ -11,16 +11,6 @@ using namespace weft::test;
 
 namespace {
 
-const char *AddSource = R"CLC(
-__kernel void add(__global int *data, int amount) {
-  data[get_global_id(0)] += amount;
-}
-)CLC";
-
-cl_int statusOf(cl_event E) {
-  return info<cl_int>(clGetEventInfo, E, CL_EVENT_COMMAND_EXECUTION_STATUS);
-}
-
 /// Spins (bounded) until Cond holds; callbacks may run on another thread
 /// just after the status they report is visible.
 template <typename F> bool eventually(F Cond) {

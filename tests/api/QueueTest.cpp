@@ -12,16 +12,6 @@ using namespace weft::test;
 
 namespace {
 
-const char *IncrementSource = R"CLC(
-__kernel void increment(__global int *data, int amount) {
-  data[get_global_id(0)] += amount;
-}
-)CLC";
-
-cl_int statusOf(cl_event E) {
-  return info<cl_int>(clGetEventInfo, E, CL_EVENT_COMMAND_EXECUTION_STATUS);
-}
-
 } // namespace
 
 TEST_F(WithContext, QueueLifecycleAndInfo) {
@@ -127,7 +117,7 @@ TEST_F(WithQueue, InOrderQueueRunsDependentCommandsInOrder) {
   // A chain of dependent commands with no events between them: each reads
   // what the one before wrote.
   const size_t N = 256;
-  cl_kernel K = kernel(IncrementSource, "increment");
+  cl_kernel K = kernel(AddSource, "add");
   cl_mem A = buffer(N * sizeof(int)), B = buffer(N * sizeof(int));
   int Zero = 0;
   ASSERT_EQ(

@@ -14,12 +14,6 @@ using namespace weft::test;
 
 namespace {
 
-const char *AddSource = R"CLC(
-__kernel void add(__global int *data, int amount) {
-  data[get_global_id(0)] += amount;
-}
-)CLC";
-
 class Stress : public WithQueue {};
 
 TEST_F(Stress, EightThreadsThousandsOfCommands) {
