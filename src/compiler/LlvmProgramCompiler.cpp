@@ -15,6 +15,8 @@
 #include "compiler/JitExecutable.h"
 #include "compiler/KernelPipeline.h"
 
+#include <atomic>
+#include <mutex>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/DiagnosticInfo.h>
@@ -37,6 +39,29 @@ ProgramCompiler &ProgramCompiler::get() {
 namespace weft::compiler {
 
 namespace {
+
+/// Holds every build back until one build has finished in this process.
+/// The first build creates LLVM's and Clang's lazily built process-wide
+/// singletons (managed statics, timer groups, option tables); some of those
+/// are not safe to create from several threads at once, and the others use
+/// atomics inside libLLVM that ThreadSanitizer cannot see. After that, builds
+/// run concurrently.
+class FirstBuildGuard {
+public:
+  FirstBuildGuard() : Lock(Mutex, std::defer_lock) {
+    if (!Warm.load(std::memory_order_acquire))
+      Lock.lock();
+  }
+  ~FirstBuildGuard() {
+    if (Lock.owns_lock())
+      Warm.store(true, std::memory_order_release);
+  }
+
+private:
+  static inline std::mutex Mutex;
+  static inline std::atomic<bool> Warm{false};
+  std::unique_lock<std::mutex> Lock;
+};
 
 struct DiagnosticSink {
   std::string Text;
@@ -115,6 +140,7 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
 
 std::variant<rt::BuildOutput, rt::BuildFailure>
 LlvmProgramCompiler::buildSource(const std::string &Source, const std::string &Options) {
+  FirstBuildGuard Guard;
   std::string Why;
   std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
   if (!Opts)
@@ -131,6 +157,7 @@ LlvmProgramCompiler::buildSource(const std::string &Source, const std::string &O
 std::variant<rt::ObjectOutput, rt::BuildFailure>
 LlvmProgramCompiler::compileSource(const std::string &Source, const std::string &Options,
                                    const std::vector<rt::EmbeddedHeader> &Headers) {
+  FirstBuildGuard Guard;
   std::string Why;
   std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
   if (!Opts)
@@ -149,6 +176,7 @@ LlvmProgramCompiler::compileSource(const std::string &Source, const std::string 
 std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure>
 LlvmProgramCompiler::link(const std::vector<std::vector<unsigned char>> &Objects,
                           const std::string &Options) {
+  FirstBuildGuard Guard;
   std::string Why;
   std::optional<BuildOptions> Opts = BuildOptions::parseLink(Options, Why);
   if (!Opts)
