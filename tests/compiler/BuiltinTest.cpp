@@ -408,4 +408,57 @@ TEST(BuiltinTest, NarrowIntegerEdgeCases) {
   EXPECT_EQ(L[1], 6000000000LL);
 }
 
+TEST(BuiltinTest, OpenCLC3AtomicsWithOrderAndScope) {
+  // Every work-item of four groups adds into a global counter and a local
+  // one, takes the max, exchanges and compare-exchanges: the OpenCL C 3.0
+  // atomics the device reports (relaxed, work-group scope, named spaces).
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(volatile global atomic_int *sum, volatile global atomic_long *mx,
+                  global uint *perGroup, volatile global atomic_float *f,
+                  volatile global atomic_flag *flag, global int *cas) {
+      local atomic_uint count;
+      if (get_local_id(0) == 0)
+        atomic_init(&count, 0u);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int id = (int)get_global_id(0);
+      atomic_fetch_add_explicit(sum, id, memory_order_relaxed, memory_scope_work_group);
+      atomic_fetch_max_explicit(mx, (long)id << 33, memory_order_relaxed, memory_scope_work_group);
+      atomic_fetch_add_explicit(&count, 1u, memory_order_relaxed, memory_scope_work_group);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (get_local_id(0) == 0)
+        perGroup[get_group_id(0)] = atomic_load_explicit(&count, memory_order_relaxed,
+                                                         memory_scope_work_group);
+      if (id == 5) {
+        atomic_store_explicit(f, 2.5f, memory_order_relaxed, memory_scope_work_group);
+        int e = 7;
+        cas[0] = atomic_compare_exchange_strong_explicit((volatile global atomic_int *)cas + 1, &e,
+                     9, memory_order_relaxed, memory_order_relaxed, memory_scope_work_group);
+        cas[2] = e;
+        cas[3] = atomic_flag_test_and_set_explicit(flag, memory_order_relaxed,
+                                                   memory_scope_work_group);
+      }
+    })", "-cl-std=CL3.0"));
+  const size_t N = 64, L = 16;
+  int32_t Sum = 0;
+  int64_t Max = 0;
+  std::vector<uint32_t> PerGroup(N / L);
+  float F = 0;
+  int32_t Flag = 0;
+  std::vector<int32_t> Cas = {-1, 3, -1, -1};
+  ASSERT_TRUE(P.run("k", range1(N, L),
+                    {Arg::pointer(&Sum), Arg::pointer(&Max), Arg::pointer(PerGroup.data()),
+                     Arg::pointer(&F), Arg::pointer(&Flag), Arg::pointer(Cas.data())}));
+  EXPECT_EQ(Sum, int32_t(N * (N - 1) / 2));
+  EXPECT_EQ(Max, int64_t(N - 1) << 33);
+  for (uint32_t C : PerGroup)
+    EXPECT_EQ(C, L);
+  EXPECT_EQ(F, 2.5f);
+  EXPECT_EQ(Cas[0], 0); // 3 != 7: failed
+  EXPECT_EQ(Cas[1], 3);
+  EXPECT_EQ(Cas[2], 3); // expected updated with the value seen
+  EXPECT_EQ(Cas[3], 0); // the flag was clear
+  EXPECT_EQ(Flag, 1);
+}
+
 } // namespace weft::compiler::test

@@ -1,0 +1,122 @@
+// The OpenCL C 2.0/3.0 atomic functions (OpenCL C 6.15.12) for what the
+// device reports (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: relaxed order and
+// work-group scope; no generic address space): the `_explicit` forms with
+// an order and a scope on __global and __local objects, atomic_init, the
+// atomic_flag functions and atomic_work_item_fence. Compiled as OpenCL C 3.0.
+//
+// The SPIR target declares no lock-free atomic width, so clang's C11 and
+// __opencl_atomic builtins become library calls there; the __sync builtins
+// become LLVM atomic instructions. Every operation is therefore sequentially
+// consistent: at least as strong as any order a program may ask for.
+#include "BuiltinMacros.h"
+
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+
+// A: the atomic type; C: its value type; B: the integer of the same size
+// that carries the bits (C itself for integers).
+#define AS_BITS(B, x) __builtin_astype((x), B)
+#define ATOMIC_COMMON(A, C, B, AS)                                                                 \
+  OVL void atomic_init(volatile AS A *p, C v) { *(volatile AS C *)p = v; }                         \
+  OVL void atomic_store_explicit(volatile AS A *p, C v, memory_order o, memory_scope s) {          \
+    __sync_lock_test_and_set((volatile AS B *)p, AS_BITS(B, v));                                   \
+    __sync_synchronize();                                                                          \
+  }                                                                                                \
+  OVL C atomic_load_explicit(volatile AS A *p, memory_order o, memory_scope s) {                   \
+    return AS_BITS(C, __sync_fetch_and_or((volatile AS B *)p, (B)0));                              \
+  }                                                                                                \
+  OVL C atomic_exchange_explicit(volatile AS A *p, C v, memory_order o, memory_scope s) {          \
+    B Old = __sync_lock_test_and_set((volatile AS B *)p, AS_BITS(B, v));                           \
+    __sync_synchronize();                                                                          \
+    return AS_BITS(C, Old);                                                                        \
+  }                                                                                                \
+  ATOMIC_CAS(A, C, B, AS, __global)                                                                \
+  ATOMIC_CAS(A, C, B, AS, __local)                                                                 \
+  ATOMIC_CAS(A, C, B, AS, __private)
+
+// The expected value may live in any named address space. The comparison
+// is of the bits, as C11's is of the object representation.
+#define ATOMIC_CAS(A, C, B, AS, EAS)                                                               \
+  OVL bool atomic_compare_exchange_strong_explicit(volatile AS A *p, EAS C *e, C d,                \
+                                                   memory_order s, memory_order f,                 \
+                                                   memory_scope sc) {                              \
+    B Want = AS_BITS(B, *e);                                                                       \
+    B Seen = __sync_val_compare_and_swap((volatile AS B *)p, Want, AS_BITS(B, d));                 \
+    if (Seen == Want)                                                                              \
+      return true;                                                                                 \
+    *e = AS_BITS(C, Seen);                                                                         \
+    return false;                                                                                  \
+  }                                                                                                \
+  OVL bool atomic_compare_exchange_weak_explicit(volatile AS A *p, EAS C *e, C d, memory_order s,  \
+                                                 memory_order f, memory_scope sc) {                \
+    return atomic_compare_exchange_strong_explicit(p, e, d, s, f, sc);                             \
+  }
+
+#define ATOMIC_FETCH(A, C, M, AS, OP, IMPL)                                                        \
+  OVL C atomic_fetch_##OP##_explicit(volatile AS A *p, M v, memory_order o, memory_scope s) {      \
+    return IMPL((volatile AS C *)p, (C)v);                                                         \
+  }
+#define ATOMIC_INTEGER(A, C, AS, MIN, MAX)                                                         \
+  ATOMIC_COMMON(A, C, C, AS)                                                                       \
+  ATOMIC_FETCH(A, C, C, AS, add, __sync_fetch_and_add)                                             \
+  ATOMIC_FETCH(A, C, C, AS, sub, __sync_fetch_and_sub)                                             \
+  ATOMIC_FETCH(A, C, C, AS, or, __sync_fetch_and_or)                                               \
+  ATOMIC_FETCH(A, C, C, AS, xor, __sync_fetch_and_xor)                                             \
+  ATOMIC_FETCH(A, C, C, AS, and, __sync_fetch_and_and)                                             \
+  ATOMIC_FETCH(A, C, C, AS, min, MIN)                                                              \
+  ATOMIC_FETCH(A, C, C, AS, max, MAX)
+
+// Clang's __sync min/max take 32-bit operands only: 64-bit ones are CAS loops.
+#define CAS_MINMAX(T, AS)                                                                          \
+  static INL T c11Min(volatile AS T *p, T v) {                                                     \
+    T Old = *p;                                                                                    \
+    for (;;) {                                                                                     \
+      T Prev = __sync_val_compare_and_swap(p, Old, Old < v ? Old : v);                             \
+      if (Prev == Old)                                                                             \
+        return Old;                                                                                \
+      Old = Prev;                                                                                  \
+    }                                                                                              \
+  }                                                                                                \
+  static INL T c11Max(volatile AS T *p, T v) {                                                     \
+    T Old = *p;                                                                                    \
+    for (;;) {                                                                                     \
+      T Prev = __sync_val_compare_and_swap(p, Old, Old > v ? Old : v);                             \
+      if (Prev == Old)                                                                             \
+        return Old;                                                                                \
+      Old = Prev;                                                                                  \
+    }                                                                                              \
+  }
+
+#define ATOMICS_IN(AS)                                                                             \
+  CAS_MINMAX(long, AS)                                                                             \
+  CAS_MINMAX(ulong, AS)                                                                            \
+  ATOMIC_INTEGER(atomic_int, int, AS, __sync_fetch_and_min, __sync_fetch_and_max)                  \
+  ATOMIC_INTEGER(atomic_uint, uint, AS, __sync_fetch_and_umin, __sync_fetch_and_umax)              \
+  ATOMIC_INTEGER(atomic_long, long, AS, c11Min, c11Max)                                            \
+  ATOMIC_INTEGER(atomic_ulong, ulong, AS, c11Min, c11Max)                                          \
+  /* atomic_uintptr_t takes a ptrdiff_t operand for add and sub. */                                \
+  ATOMIC_FETCH(atomic_ulong, ulong, long, AS, add, __sync_fetch_and_add)                           \
+  ATOMIC_FETCH(atomic_ulong, ulong, long, AS, sub, __sync_fetch_and_sub)                           \
+  ATOMIC_COMMON(atomic_float, float, int, AS)                                                      \
+  ATOMIC_COMMON(atomic_double, double, long, AS)                                                   \
+  OVL bool atomic_flag_test_and_set_explicit(volatile AS atomic_flag *p, memory_order o,           \
+                                             memory_scope s) {                                     \
+    int Old = __sync_lock_test_and_set((volatile AS int *)p, 1);                                   \
+    __sync_synchronize();                                                                          \
+    return Old != 0;                                                                               \
+  }                                                                                                \
+  OVL void atomic_flag_clear_explicit(volatile AS atomic_flag *p, memory_order o,                  \
+                                      memory_scope s) {                                            \
+    __sync_lock_test_and_set((volatile AS int *)p, 0);                                             \
+    __sync_synchronize();                                                                          \
+  }
+
+ATOMICS_IN(__global)
+ATOMICS_IN(__local)
+
+OVL void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order o, memory_scope s) {
+  // The flags only narrow which memory the fence covers; on the host every
+  // address space is one memory.
+  if (o != memory_order_relaxed)
+    __sync_synchronize();
+}
