@@ -57,3 +57,4 @@ ALL_TYPES(VSTORES, __private)
 #endif
 
 #include "Atomics.cl"
+#include "HalfLoadStore.cl"

@@ -461,4 +461,41 @@ TEST(BuiltinTest, OpenCLC3AtomicsWithOrderAndScope) {
   EXPECT_EQ(Flag, 1);
 }
 
+TEST(BuiltinTest, HalfLoadStoreWithRoundingModes) {
+  // 1 + 2^-11 lies exactly between two halves (1.0 and 1 + 2^-10): even
+  // rounding keeps 1.0, toward +inf takes the upper one. 65520 overflows
+  // to infinity under round-to-nearest but stays finite toward zero.
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global half *h, global float *f) {
+      vstore_half(1.0f + 0x1p-11f, 0, h);
+      vstore_half_rtp(1.0f + 0x1p-11f, 1, h);
+      vstore_half_rtn(-1.0f - 0x1p-11f, 2, h);
+      vstore_half(65520.0f, 3, h);
+      vstore_half_rtz(65520.0f, 4, h);
+      vstore_half_rte(0x1p-25f, 5, h);      // half of the smallest denormal: even, 0
+      vstore_half_rtp(0x1p-30f, 6, h);      // rounds up to the smallest denormal
+      vstore_half(3.0, 7, h);               // double data
+      vstorea_half3((float3)(1.0f, 2.0f, 3.0f), 2, h); // aligned: at 8, 9, 10
+      float4 v = vload_half4(0, h + 8);
+      f[0] = v.x; f[1] = v.y; f[2] = v.z;
+      f[3] = vload_half(6, h);
+    })"));
+  std::vector<uint16_t> H(12, 0xffff);
+  std::vector<float> F(4);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(H.data()), Arg::pointer(F.data())}));
+  EXPECT_EQ(H[0], 0x3c00);
+  EXPECT_EQ(H[1], 0x3c01);
+  EXPECT_EQ(H[2], 0xbc01);
+  EXPECT_EQ(H[3], 0x7c00);
+  EXPECT_EQ(H[4], 0x7bff);
+  EXPECT_EQ(H[5], 0x0000);
+  EXPECT_EQ(H[6], 0x0001);
+  EXPECT_EQ(H[7], 0x4200);
+  EXPECT_EQ(F[0], 1.0f);
+  EXPECT_EQ(F[1], 2.0f);
+  EXPECT_EQ(F[2], 3.0f);
+  EXPECT_EQ(F[3], 0x1p-24f);
+}
+
 } // namespace weft::compiler::test
