@@ -26,27 +26,6 @@
   OVL float atomic_xchg(volatile AS float *p, float v) {                                           \
     return as_float(__sync_lock_test_and_set((volatile AS int *)p, as_int(v)));                    \
   }
-// Clang's __sync_fetch_and_{min,max,umin,umax} take 32-bit operands only
-// (a 64-bit pointer would be truncated): 64-bit min/max are CAS loops.
-#define CAS_MINMAX(T, AS)                                                                          \
-  static INL T casMin(volatile AS T *p, T v) {                                                     \
-    T Old = *p;                                                                                    \
-    for (;;) {                                                                                     \
-      T Prev = __sync_val_compare_and_swap(p, Old, Old < v ? Old : v);                             \
-      if (Prev == Old)                                                                             \
-        return Old;                                                                                \
-      Old = Prev;                                                                                  \
-    }                                                                                              \
-  }                                                                                                \
-  static INL T casMax(volatile AS T *p, T v) {                                                     \
-    T Old = *p;                                                                                    \
-    for (;;) {                                                                                     \
-      T Prev = __sync_val_compare_and_swap(p, Old, Old > v ? Old : v);                             \
-      if (Prev == Old)                                                                             \
-        return Old;                                                                                \
-      Old = Prev;                                                                                  \
-    }                                                                                              \
-  }
 #define ATOM_EXT_IN(AS)                                                                            \
   CAS_MINMAX(long, AS)                                                                             \
   CAS_MINMAX(ulong, AS)                                                                            \

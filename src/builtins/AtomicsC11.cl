@@ -66,34 +66,13 @@
   ATOMIC_FETCH(A, C, C, AS, min, MIN)                                                              \
   ATOMIC_FETCH(A, C, C, AS, max, MAX)
 
-// Clang's __sync min/max take 32-bit operands only: 64-bit ones are CAS loops.
-#define CAS_MINMAX(T, AS)                                                                          \
-  static INL T c11Min(volatile AS T *p, T v) {                                                     \
-    T Old = *p;                                                                                    \
-    for (;;) {                                                                                     \
-      T Prev = __sync_val_compare_and_swap(p, Old, Old < v ? Old : v);                             \
-      if (Prev == Old)                                                                             \
-        return Old;                                                                                \
-      Old = Prev;                                                                                  \
-    }                                                                                              \
-  }                                                                                                \
-  static INL T c11Max(volatile AS T *p, T v) {                                                     \
-    T Old = *p;                                                                                    \
-    for (;;) {                                                                                     \
-      T Prev = __sync_val_compare_and_swap(p, Old, Old > v ? Old : v);                             \
-      if (Prev == Old)                                                                             \
-        return Old;                                                                                \
-      Old = Prev;                                                                                  \
-    }                                                                                              \
-  }
-
 #define ATOMICS_IN(AS)                                                                             \
   CAS_MINMAX(long, AS)                                                                             \
   CAS_MINMAX(ulong, AS)                                                                            \
   ATOMIC_INTEGER(atomic_int, int, AS, __sync_fetch_and_min, __sync_fetch_and_max)                  \
   ATOMIC_INTEGER(atomic_uint, uint, AS, __sync_fetch_and_umin, __sync_fetch_and_umax)              \
-  ATOMIC_INTEGER(atomic_long, long, AS, c11Min, c11Max)                                            \
-  ATOMIC_INTEGER(atomic_ulong, ulong, AS, c11Min, c11Max)                                          \
+  ATOMIC_INTEGER(atomic_long, long, AS, casMin, casMax)                                            \
+  ATOMIC_INTEGER(atomic_ulong, ulong, AS, casMin, casMax)                                          \
   /* atomic_uintptr_t takes a ptrdiff_t operand for add and sub. */                                \
   ATOMIC_FETCH(atomic_ulong, ulong, long, AS, add, __sync_fetch_and_add)                           \
   ATOMIC_FETCH(atomic_ulong, ulong, long, AS, sub, __sync_fetch_and_sub)                           \

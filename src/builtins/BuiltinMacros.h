@@ -58,3 +58,25 @@
 
 // Apply M(T) to T and its vectors (for builtins written with vector operators).
 #define FOR_WIDTHS(M, T) M(T) M(T##2) M(T##3) M(T##4) M(T##8) M(T##16)
+
+// Clang's __sync_fetch_and_{min,max,umin,umax} take 32-bit operands only
+// (a 64-bit pointer would be truncated): 64-bit min/max are CAS loops.
+#define CAS_MINMAX(T, AS)                                                                          \
+  static INL T casMin(volatile AS T *p, T v) {                                                     \
+    T Old = *p;                                                                                    \
+    for (;;) {                                                                                     \
+      T Prev = __sync_val_compare_and_swap(p, Old, Old < v ? Old : v);                             \
+      if (Prev == Old)                                                                             \
+        return Old;                                                                                \
+      Old = Prev;                                                                                  \
+    }                                                                                              \
+  }                                                                                                \
+  static INL T casMax(volatile AS T *p, T v) {                                                     \
+    T Old = *p;                                                                                    \
+    for (;;) {                                                                                     \
+      T Prev = __sync_val_compare_and_swap(p, Old, Old > v ? Old : v);                             \
+      if (Prev == Old)                                                                             \
+        return Old;                                                                                \
+      Old = Prev;                                                                                  \
+    }                                                                                              \
+  }
