@@ -54,10 +54,12 @@ struct KernelLaunch {
   /// Argument i lives at ArgStorage + ArgOffsets[i] (see WorkGroupFn).
   std::vector<unsigned char> ArgStorage;
   std::vector<size_t> ArgOffsets;
-  /// For each __local argument: its index and byte size. The device places
-  /// them after StaticLocalSize in the worker's arena and stores the address.
+  /// For each __local argument: its index and its offset in the worker's
+  /// __local arena (static __local variables come first). The device stores
+  /// the address LocalMem + offset for it.
   std::vector<std::pair<size_t, size_t>> LocalArgs;
-  size_t StaticLocalSize = 0;
+  /// Bytes of the __local arena one work-group uses.
+  size_t LocalMemSize = 0;
   size_t PrivateFrameSize = 0;
 };
 

@@ -77,23 +77,31 @@ bool Kernel::allArgsSet() const {
   return true;
 }
 
+size_t Kernel::layoutLocalArgs(std::vector<std::pair<size_t, size_t>> *Offsets) const {
+  size_t Total = Desc.StaticLocalSize;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (!Args[I].LocalSize)
+      continue;
+    Total = (Total + LocalMemAlignment - 1) / LocalMemAlignment * LocalMemAlignment;
+    if (Offsets)
+      Offsets->emplace_back(I, Total);
+    Total += Args[I].LocalSize;
+  }
+  return Total;
+}
+
 size_t Kernel::localMemSize() const {
   std::lock_guard<std::mutex> Lock(Mutex);
-  size_t Total = Desc.StaticLocalSize;
-  for (const ArgValue &V : Args)
-    if (V.LocalSize)
-      Total = (Total + LocalMemAlignment - 1) / LocalMemAlignment * LocalMemAlignment +
-              V.LocalSize;
-  return Total;
+  return layoutLocalArgs(nullptr);
 }
 
 Kernel::Snapshot Kernel::snapshot() const {
   Snapshot S;
   auto L = std::make_shared<KernelLaunch>();
   L->Fn = Fn;
-  L->StaticLocalSize = Desc.StaticLocalSize;
   L->PrivateFrameSize = Desc.PrivateFrameSize;
   std::lock_guard<std::mutex> Lock(Mutex);
+  L->LocalMemSize = layoutLocalArgs(&L->LocalArgs);
   for (size_t I = 0; I < Args.size(); ++I) {
     const ArgValue &V = Args[I];
     // Every value 16-byte aligned: vectors are loaded with their alignment.
@@ -102,8 +110,6 @@ Kernel::Snapshot Kernel::snapshot() const {
     L->ArgStorage.resize(Off + Len);
     if (!V.LocalSize)
       std::memcpy(L->ArgStorage.data() + Off, V.Bytes.data(), Len);
-    else
-      L->LocalArgs.emplace_back(I, V.LocalSize);
     L->ArgOffsets.push_back(Off);
     if (V.Mem)
       S.MemObjects.emplace_back(V.Mem);

@@ -44,6 +44,11 @@ public:
   Snapshot snapshot() const;
 
 private:
+  /// The __local arena layout: static variables, then each __local argument
+  /// at the next LocalMemAlignment boundary. Returns the total size and, if
+  /// Offsets is given, appends (argument index, offset) pairs. Mutex held.
+  size_t layoutLocalArgs(std::vector<std::pair<size_t, size_t>> *Offsets) const;
+
   struct ArgValue {
     bool IsSet = false;
     std::vector<unsigned char> Bytes; // by-value bytes, or the data pointer

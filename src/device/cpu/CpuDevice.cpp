@@ -38,8 +38,6 @@ struct WorkerScratch {
 
 thread_local WorkerScratch Scratch;
 
-size_t alignUp(size_t V, size_t A) { return (V + A - 1) / A * A; }
-
 /// Runs work-groups [Begin, End) of L on the calling worker.
 void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGroups, size_t Begin,
                size_t End) {
@@ -52,16 +50,8 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
     Ctx.NumGroups[D] = NumGroups[D];
   }
 
-  // __local arguments go after the static __local variables.
-  size_t LocalBytes = L.StaticLocalSize;
-  std::vector<void *> LocalArgPtrs;
-  std::vector<size_t> LocalArgOffsets;
-  for (auto &[Index, Size] : L.LocalArgs) {
-    LocalBytes = alignUp(LocalBytes, rt::LocalMemAlignment);
-    LocalArgOffsets.push_back(LocalBytes);
-    LocalBytes += Size;
-  }
-  Scratch.Local = WorkerScratch::grow(Scratch.Local, Scratch.LocalSize, std::max<size_t>(LocalBytes, 1));
+  Scratch.Local =
+      WorkerScratch::grow(Scratch.Local, Scratch.LocalSize, std::max<size_t>(L.LocalMemSize, 1));
   size_t MaxItems = L.LocalSize[0] * L.LocalSize[1] * L.LocalSize[2];
   if (L.PrivateFrameSize)
     Scratch.Private =
@@ -69,12 +59,14 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
   Ctx.LocalMem = Scratch.Local;
   Ctx.PrivateMem = Scratch.Private;
 
+  // Arguments point into the launch's storage, except __local ones, which
+  // point at this worker's arena (at the offsets the runtime laid out).
   std::vector<void *> Args(L.ArgOffsets.size());
   for (size_t I = 0; I < Args.size(); ++I)
     Args[I] = const_cast<unsigned char *>(L.ArgStorage.data()) + L.ArgOffsets[I];
-  LocalArgPtrs.resize(L.LocalArgs.size());
+  std::vector<void *> LocalArgPtrs(L.LocalArgs.size());
   for (size_t I = 0; I < L.LocalArgs.size(); ++I) {
-    LocalArgPtrs[I] = Scratch.Local + LocalArgOffsets[I];
+    LocalArgPtrs[I] = Scratch.Local + L.LocalArgs[I].second;
     Args[L.LocalArgs[I].first] = &LocalArgPtrs[I];
   }
 
