@@ -102,7 +102,7 @@ void Event::advance(Stage S) {
     if (S == Stage::Complete) {
       Notify.swap(Dependents);
       Cv.notify_all();
-      Queue = std::move(QueueRef); // see releaseQueue()
+      Queue = std::move(QueueRef); // terminal: let go of the queue (Event.h)
     }
   }
   if (Old != New)
