@@ -136,6 +136,9 @@ rt::KernelDesc KernelDescBuilder::describe(const Function &K, bool WithNames) {
     append("work_group_size_hint(" + std::to_string(D.WorkGroupSizeHint[0]) + "," +
            std::to_string(D.WorkGroupSizeHint[1]) + "," + std::to_string(D.WorkGroupSizeHint[2]) + ")");
   }
+  // Clang marks every OpenCL C 1.x kernel, and every kernel built with
+  // -cl-uniform-work-group-size, "uniform-work-group-size"="true".
+  D.UniformWorkGroupSize = K.getFnAttribute("uniform-work-group-size").getValueAsString() == "true";
   if (MDNode *N = K.getMetadata("vec_type_hint"))
     append("vec_type_hint(" + vecTypeHint(N) + ")");
   D.Attributes = Attrs;

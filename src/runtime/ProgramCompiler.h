@@ -42,6 +42,9 @@ struct KernelDesc {
   std::string Attributes; ///< CL_KERNEL_ATTRIBUTES text
   std::array<size_t, 3> ReqdWorkGroupSize{0, 0, 0};
   std::array<size_t, 3> WorkGroupSizeHint{0, 0, 0};
+  /// The global size must be a multiple of the local size: OpenCL C 1.x
+  /// kernels and kernels built with -cl-uniform-work-group-size.
+  bool UniformWorkGroupSize = false;
   /// Bytes of static __local variables (at LocalMem + 0 .. this).
   size_t StaticLocalSize = 0;
   /// Bytes of per-work-item frame for barrier-crossing state (0 if the

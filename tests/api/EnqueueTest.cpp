@@ -121,6 +121,110 @@ TEST_F(Enqueue, NullLocalSize) {
   checkIds(3, {5, 6, 7}, nullptr, nullptr);
 }
 
+// OpenCL C 2.0+ kernels may run with a global size that is not a multiple
+// of the local size: the last work-group of a dimension is smaller, and
+// get_enqueued_local_size still says the size every other group has.
+const char *NonUniformSource = R"CLC(
+__kernel void sizes(__global int *out) {
+  size_t gx = get_global_id(0), gy = get_global_id(1);
+  __global int *o = out + (gy * get_global_size(0) + gx) * 8;
+  o[0] = get_local_size(0);
+  o[1] = get_local_size(1);
+#if __OPENCL_C_VERSION__ >= 200
+  o[2] = get_enqueued_local_size(0);
+  o[3] = get_enqueued_local_size(1);
+  o[7] = get_local_linear_id();
+#endif
+  o[4] = get_local_id(0);
+  o[5] = get_group_id(0);
+  o[6] = get_num_groups(0);
+}
+
+// Each group sums its work-items' global ids through __local memory: the
+// barriers and the tree must see exactly get_local_size(0) work-items.
+__kernel void group_sum(__global int *out, __local int *tmp) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  tmp[l] = (int)get_global_id(0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l == 0) {
+    int s = 0;
+    for (size_t i = 0; i < n; ++i)
+      s += tmp[i];
+    out[get_group_id(0)] = s;
+  }
+}
+)CLC";
+
+TEST_F(Enqueue, NonUniformWorkGroups) {
+  cl_kernel K = kernel(NonUniformSource, "sizes", "-cl-std=CL3.0");
+  const size_t G[2] = {10, 7}, L[2] = {4, 3};
+  cl_mem Out = buffer(G[0] * G[1] * 8 * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, G, L, 0, nullptr, nullptr), CL_SUCCESS);
+  auto Got = read<int>(Out, G[0] * G[1] * 8);
+  for (size_t Y = 0; Y < G[1]; ++Y)
+    for (size_t X = 0; X < G[0]; ++X) {
+      SCOPED_TRACE(::testing::Message() << "work-item " << X << "," << Y);
+      const int *O = &Got[(Y * G[0] + X) * 8];
+      const int Lx = X < 8 ? 4 : 2, Ly = Y < 6 ? 3 : 1;
+      EXPECT_EQ(O[0], Lx);
+      EXPECT_EQ(O[1], Ly);
+      EXPECT_EQ(O[2], 4);
+      EXPECT_EQ(O[3], 3);
+      EXPECT_EQ(O[4], int(X % 4));
+      EXPECT_EQ(O[5], int(X / 4));
+      EXPECT_EQ(O[6], 3);
+      EXPECT_EQ(O[7], int((Y % 3) * Lx + X % 4));
+    }
+
+  cl_kernel Sum = kernel(NonUniformSource, "group_sum", "-cl-std=CL3.0");
+  const size_t G1 = 1003, L1 = 64, Groups = (G1 + L1 - 1) / L1;
+  cl_mem Sums = buffer(Groups * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(Sum, 0, sizeof(cl_mem), &Sums), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Sum, 1, L1 * sizeof(int), nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Sum, 1, nullptr, &G1, &L1, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  auto S = read<int>(Sums, Groups);
+  for (size_t Gr = 0; Gr < Groups; ++Gr) {
+    int Want = 0;
+    for (size_t I = Gr * L1; I < std::min(G1, (Gr + 1) * L1); ++I)
+      Want += int(I);
+    EXPECT_EQ(S[Gr], Want) << "group " << Gr;
+  }
+}
+
+TEST_F(Enqueue, UniformWorkGroupsWhereTheKernelRequiresThem) {
+  const size_t G = 10, L = 4;
+  for (const char *Options : {"", "-cl-std=CL1.2", "-cl-std=CL3.0 -cl-uniform-work-group-size"}) {
+    SCOPED_TRACE(Options);
+    cl_kernel K = kernel(NonUniformSource, "sizes", Options);
+    cl_mem Out = buffer(G * 8 * sizeof(int));
+    ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+    EXPECT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &G, &L, 0, nullptr, nullptr),
+              CL_INVALID_WORK_GROUP_SIZE);
+    const size_t G8 = 8;
+    EXPECT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &G8, &L, 0, nullptr, nullptr),
+              CL_SUCCESS);
+  }
+  EXPECT_EQ(clFinish(Queue), CL_SUCCESS);
+}
+
+TEST_F(Enqueue, NullLocalSizeOfANonUniformKernelAvoidsTinyGroups) {
+  cl_kernel K = kernel(NonUniformSource, "sizes", "-cl-std=CL3.0");
+  const size_t G = 997; // prime
+  cl_mem Out = buffer(G * 8 * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &G, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  auto Got = read<int>(Out, G * 8);
+  const int Enq = Got[2];
+  EXPECT_GT(Enq, 1);
+  for (size_t X = 0; X < G; ++X) {
+    ASSERT_EQ(Got[X * 8 + 2], Enq);
+    ASSERT_EQ(Got[X * 8 + 0], int(std::min<size_t>(Enq, G - X / Enq * Enq))) << X;
+  }
+}
+
 TEST_F(Enqueue, TaskRunsOneWorkItem) {
   cl_kernel K = kernel(WorkItemSource, "one");
   cl_mem Out = buffer(sizeof(int));

@@ -167,33 +167,38 @@ Status rectTransfer(cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t
       Out, Blocking);
 }
 
-/// Picks a local size for a NULL local_work_size: divisors of the global
-/// size, up to 128 work-items (long enough loops to vectorize), small
-/// enough to leave every compute unit a few groups.
+/// Picks a local size for a NULL local_work_size: up to 128 work-items (long
+/// enough loops to vectorize), small enough to leave every compute unit a few
+/// groups. A divisor of the global size is preferred; a kernel that allows
+/// non-uniform work-groups takes a smaller last group rather than a divisor
+/// less than half the size it could have (a prime global size would
+/// otherwise run one work-item per group).
 std::array<uint64_t, 3> chooseLocalSize(const Device &D, cl_uint Dim,
-                                        const std::array<uint64_t, 3> &Global) {
-  auto LargestDivisorUpTo = [](uint64_t N, uint64_t Max) {
-    for (uint64_t L = std::min(N, Max); L > 1; --L)
+                                        const std::array<uint64_t, 3> &Global,
+                                        bool AllowNonUniform) {
+  auto Pick = [AllowNonUniform](uint64_t N, uint64_t Max) {
+    const uint64_t Want = std::max<uint64_t>(1, std::min(N, Max));
+    for (uint64_t L = Want; L > 1; --L)
       if (N % L == 0)
-        return L;
-    return uint64_t(1);
+        return AllowNonUniform && 2 * L < Want ? Want : L;
+    return AllowNonUniform ? Want : uint64_t(1);
   };
   std::array<uint64_t, 3> Local{1, 1, 1};
   uint64_t Budget = std::min<uint64_t>(128, D.props().MaxWorkGroupSize);
   for (cl_uint I = 0; I < Dim; ++I) {
-    Local[I] = LargestDivisorUpTo(Global[I], Budget);
+    Local[I] = Pick(Global[I], Budget);
     Budget /= Local[I];
   }
   auto Groups = [&] {
     uint64_t N = 1;
     for (cl_uint I = 0; I < Dim; ++I)
-      N *= Global[I] / Local[I];
+      N *= (Global[I] + Local[I] - 1) / Local[I];
     return N;
   };
   const uint64_t WantGroups = uint64_t(D.props().ComputeUnits) * 4;
   for (cl_uint I = Dim; I-- > 0;)
     while (Groups() < WantGroups && Local[I] > 1)
-      Local[I] = LargestDivisorUpTo(Global[I], Local[I] / 2);
+      Local[I] = Pick(Global[I], Local[I] / 2);
   return Local;
 }
 
@@ -464,9 +469,11 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_ui
         WEFT_CHECK(Local[I] == 0, CL_INVALID_WORK_GROUP_SIZE, "a local_work_size is 0");
         WEFT_CHECK(Local[I] > D.props().MaxWorkGroupSize, CL_INVALID_WORK_ITEM_SIZE,
                    "local_work_size exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
-        // The device does not support non-uniform work-groups.
-        WEFT_CHECK(Global[I] % Local[I], CL_INVALID_WORK_GROUP_SIZE,
-                   "global_work_size is not a multiple of local_work_size");
+        // The last work-group of a dimension may be smaller, except in
+        // kernels that promised uniform work-groups.
+        WEFT_CHECK(Desc.UniformWorkGroupSize && Global[I] % Local[I], CL_INVALID_WORK_GROUP_SIZE,
+                   "global_work_size is not a multiple of local_work_size, and the kernel "
+                   "requires uniform work-groups (OpenCL C 1.x or -cl-uniform-work-group-size)");
         Items *= Local[I];
       }
       WEFT_CHECK(Items > D.props().MaxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE,
@@ -480,10 +487,11 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_ui
       for (int I = 0; I < 3; ++I)
         Local[I] = Desc.ReqdWorkGroupSize[I];
       for (cl_uint I = 0; I < WorkDim; ++I)
-        WEFT_CHECK(Global[I] % Local[I], CL_INVALID_WORK_GROUP_SIZE,
-                   "global_work_size is not a multiple of reqd_work_group_size");
+        WEFT_CHECK(Desc.UniformWorkGroupSize && Global[I] % Local[I], CL_INVALID_WORK_GROUP_SIZE,
+                   "global_work_size is not a multiple of reqd_work_group_size, and the kernel "
+                   "requires uniform work-groups");
     } else if (!Empty) {
-      Local = chooseLocalSize(D, WorkDim, Global);
+      Local = chooseLocalSize(D, WorkDim, Global, !Desc.UniformWorkGroupSize);
     }
     WEFT_CHECK(!Kern->allArgsSet(), CL_INVALID_KERNEL_ARGS, "not every argument is set");
     WEFT_CHECK(Kern->localMemSize() > D.props().LocalMemSize, CL_OUT_OF_RESOURCES,

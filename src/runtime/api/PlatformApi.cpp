@@ -232,8 +232,9 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
     return InfoValue("");
   case CL_DEVICE_ILS_WITH_VERSION:
     return InfoValue(std::vector<cl_name_version>{});
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+    return InfoValue(cl_bool(CL_TRUE));
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
   case CL_DEVICE_PIPE_SUPPORT:
