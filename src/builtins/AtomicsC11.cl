@@ -1,8 +1,11 @@
 // The OpenCL C 2.0/3.0 atomic functions (OpenCL C 6.15.12) for what the
 // device reports (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: relaxed order and
-// work-group scope; no generic address space): the `_explicit` forms with
-// an order and a scope on __global and __local objects, atomic_init, the
-// atomic_flag functions and atomic_work_item_fence. Compiled as OpenCL C 3.0.
+// work-group scope): the `_explicit` forms with an order and a scope,
+// atomic_init, the atomic_flag functions and atomic_work_item_fence.
+// Compiled twice as OpenCL C 3.0: without the generic address space (the
+// overloads on __global and __local objects, with the expected value of a
+// compare-exchange in any named space, that programs without generic
+// pointers call) and with it (the generic overloads).
 //
 // The SPIR target declares no lock-free atomic width, so clang's C11 and
 // __opencl_atomic builtins become library calls there; the __sync builtins
@@ -30,9 +33,16 @@
     __sync_synchronize();                                                                          \
     return AS_BITS(C, Old);                                                                        \
   }                                                                                                \
+  ATOMIC_CAS_ANY(A, C, B, AS)
+
+#ifdef __opencl_c_generic_address_space
+#define ATOMIC_CAS_ANY(A, C, B, AS) ATOMIC_CAS(A, C, B, AS, )
+#else
+#define ATOMIC_CAS_ANY(A, C, B, AS)                                                                \
   ATOMIC_CAS(A, C, B, AS, __global)                                                                \
   ATOMIC_CAS(A, C, B, AS, __local)                                                                 \
   ATOMIC_CAS(A, C, B, AS, __private)
+#endif
 
 // The expected value may live in any named address space. The comparison
 // is of the bits, as C11's is of the object representation.
@@ -90,12 +100,17 @@
     __sync_synchronize();                                                                          \
   }
 
+#ifdef __opencl_c_generic_address_space
+ATOMICS_IN()
+#else
 ATOMICS_IN(__global)
 ATOMICS_IN(__local)
 
+// Takes no pointer: defined once, in the named-address-space compile.
 OVL void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order o, memory_scope s) {
   // The flags only narrow which memory the fence covers; on the host every
   // address space is one memory.
   if (o != memory_order_relaxed)
     __sync_synchronize();
 }
+#endif

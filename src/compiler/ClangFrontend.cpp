@@ -143,6 +143,8 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
   Instance.createDiagnostics(new clang::TextDiagnosticPrinter(DiagStream,
                                                               &Instance.getDiagnosticOpts()),
                              /*ShouldOwnClient=*/true);
+  // "N errors generated." goes to the log too, never to the host's stderr.
+  Instance.setVerboseOutputStream(std::make_unique<llvm::raw_string_ostream>(DiagText));
   clang::EmitLLVMOnlyAction Action(&Ctx);
   bool Ok = Instance.ExecuteAction(Action);
   DiagStream.flush();

@@ -171,6 +171,15 @@ void KernelPipeline::optimize(Module &M) {
   MPM.run(M, MAM);
 }
 
+size_t KernelPipeline::globalVariableSize(const Module &M) {
+  constexpr unsigned GlobalAddrSpace = 1;
+  size_t Size = 0;
+  for (const GlobalVariable &GV : M.globals())
+    if (GV.getAddressSpace() == GlobalAddrSpace && !GV.isDeclaration())
+      Size += M.getDataLayout().getTypeAllocSize(GV.getValueType());
+  return Size;
+}
+
 bool KernelPipeline::run(Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log) {
   if (!linkBuiltins(M, Log))
     return false;

@@ -23,6 +23,9 @@ public:
   /// message in Log if the program cannot be compiled.
   bool run(llvm::Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log);
 
+  /// Bytes of M's program-scope variables in the global address space.
+  static size_t globalVariableSize(const llvm::Module &M);
+
   /// Links the builtin library into M (only what M uses).
   static bool linkBuiltins(llvm::Module &M, std::string &Log);
   /// The work-group passes alone, on a module already retargeted and

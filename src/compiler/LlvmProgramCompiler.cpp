@@ -117,6 +117,7 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
 
   rt::BuildOutput Out;
   KernelPipeline Pipeline(**TM, OptDisable, KernelArgInfo);
+  Out.GlobalVariableSize = KernelPipeline::globalVariableSize(*M);
   if (!Pipeline.run(*M, Out.Kernels, Log) || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
 

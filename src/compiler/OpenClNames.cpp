@@ -33,6 +33,16 @@ WorkItemFn classifyWorkItemFn(llvm::StringRef Mangled) {
       .Default(WorkItemFn::None);
 }
 
+AddressSpaceFn classifyAddressSpaceFn(llvm::StringRef Name) {
+  if (demangledBaseName(Name) == "get_fence")
+    return AddressSpaceFn::GetFence;
+  return llvm::StringSwitch<AddressSpaceFn>(Name)
+      .Case("__to_global", AddressSpaceFn::ToGlobal)
+      .Case("__to_local", AddressSpaceFn::ToLocal)
+      .Case("__to_private", AddressSpaceFn::ToPrivate)
+      .Default(AddressSpaceFn::None);
+}
+
 bool isBarrierName(llvm::StringRef Mangled) {
   llvm::StringRef Base = demangledBaseName(Mangled);
   return Base == "barrier" || Base == "work_group_barrier";

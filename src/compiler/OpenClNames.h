@@ -24,9 +24,15 @@ enum class WorkItemFn {
   LocalLinearId,
 };
 
+/// The generic address space's queries: to_global, to_local and to_private
+/// (which Clang emits as calls to __to_global, __to_local, __to_private) and
+/// get_fence.
+enum class AddressSpaceFn { None, ToGlobal, ToLocal, ToPrivate, GetFence };
+
 /// The unmangled name of an Itanium-mangled function ("" if not mangled).
 llvm::StringRef demangledBaseName(llvm::StringRef Mangled);
 WorkItemFn classifyWorkItemFn(llvm::StringRef Mangled);
+AddressSpaceFn classifyAddressSpaceFn(llvm::StringRef Name);
 bool isBarrierName(llvm::StringRef Mangled);
 bool isFenceName(llvm::StringRef Mangled);
 

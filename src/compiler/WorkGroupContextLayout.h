@@ -21,5 +21,8 @@ constexpr uint64_t GlobalOffset = offsetof(WorkGroupContext, GlobalOffset);
 constexpr uint64_t NumGroups = offsetof(WorkGroupContext, NumGroups);
 constexpr uint64_t LocalMem = offsetof(WorkGroupContext, LocalMem);
 constexpr uint64_t PrivateMem = offsetof(WorkGroupContext, PrivateMem);
+constexpr uint64_t LocalMemSize = offsetof(WorkGroupContext, LocalMemSize);
+constexpr uint64_t PrivateMemSize = offsetof(WorkGroupContext, PrivateMemSize);
+constexpr uint64_t StackTop = offsetof(WorkGroupContext, StackTop);
 
 } // namespace weft::compiler::ctx

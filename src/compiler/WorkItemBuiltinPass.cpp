@@ -16,6 +16,15 @@
 // A constant d folds to one load; a variable d selects. Fences (mem_fence,
 // read/write_mem_fence, atomic_work_item_fence) become `fence seq_cst`.
 //
+// The generic address space's queries classify the address by the ranges
+// the context gives (runtime/KernelAbi.h):
+//   local(p)   = LocalMem <= p < LocalMem + LocalMemSize
+//   private(p) = PrivateMem <= p < PrivateMem + PrivateMemSize
+//                || stacksave() <= p < StackTop
+//   to_local(p) = local(p) ? p : NULL, to_private likewise, to_global(p) =
+//   !local(p) && !private(p) ? p : NULL; get_fence(p) = local(p) ?
+//   CLK_LOCAL_MEM_FENCE : private(p) ? 0 : CLK_GLOBAL_MEM_FENCE.
+//
 // Before:  %g = call i64 @_Z13get_global_idj(i32 0)
 // After:   %grp = load i64, (gep %ctx, 8); %els = load i64, (gep %ctx, 56)
 //          %off = load i64, (gep %ctx, 104)
@@ -30,6 +39,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
@@ -129,9 +139,61 @@ public:
     return nullptr;
   }
 
+  Value *lower(AddressSpaceFn Kind, CallInst &Call) {
+    Value *Addr = B.CreatePtrToInt(Call.getArgOperand(0), B.getInt64Ty());
+    Value *Local = isLocal(Addr);
+    switch (Kind) {
+    case AddressSpaceFn::ToLocal:
+      return castOrNull(Call, Local);
+    case AddressSpaceFn::ToPrivate:
+      return castOrNull(Call, isPrivate(Addr));
+    case AddressSpaceFn::ToGlobal:
+      return castOrNull(Call, B.CreateNot(B.CreateOr(Local, isPrivate(Addr))));
+    case AddressSpaceFn::GetFence: {
+      constexpr uint64_t GlobalFence = 1, LocalFence = 2; // CLK_*_MEM_FENCE
+      Value *NotLocal =
+          B.CreateSelect(isPrivate(Addr), B.getInt64(0), B.getInt64(GlobalFence));
+      return B.CreateSelect(Local, B.getInt64(LocalFence), NotLocal);
+    }
+    case AddressSpaceFn::None:
+      break;
+    }
+    return nullptr;
+  }
+
 private:
-  Value *load(Value *Ctx, uint64_t Offset) {
-    return B.CreateLoad(B.getInt64Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, Offset));
+  Value *load(Value *Ctx, uint64_t Offset, Type *Ty = nullptr) {
+    return B.CreateLoad(Ty ? Ty : B.getInt64Ty(),
+                        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, Offset));
+  }
+
+  /// Base <= Addr < Base + Size, with Base a pointer field of the context.
+  Value *inRange(Value *Addr, uint64_t BaseField, Value *Size) {
+    Value *Ctx = wi::extraArg(F, wi::Ctx);
+    Value *Base = B.CreatePtrToInt(load(Ctx, BaseField, B.getPtrTy()), B.getInt64Ty());
+    return B.CreateICmpULT(B.CreateSub(Addr, Base), Size);
+  }
+
+  Value *isLocal(Value *Addr) {
+    return inRange(Addr, ctx::LocalMem, load(wi::extraArg(F, wi::Ctx), ctx::LocalMemSize));
+  }
+
+  Value *isPrivate(Value *Addr) {
+    Value *Ctx = wi::extraArg(F, wi::Ctx);
+    Value *InFrames = inRange(Addr, ctx::PrivateMem, load(Ctx, ctx::PrivateMemSize));
+    Module &M = *F.getParent();
+    Value *Sp = B.CreatePtrToInt(B.CreateCall(Intrinsic::getDeclaration(&M, Intrinsic::stacksave)),
+                                 B.getInt64Ty());
+    Value *Top = B.CreatePtrToInt(load(Ctx, ctx::StackTop, B.getPtrTy()), B.getInt64Ty());
+    Value *OnStack = B.CreateAnd(B.CreateICmpUGE(Addr, Sp), B.CreateICmpULT(Addr, Top));
+    return B.CreateOr(InFrames, OnStack);
+  }
+
+  /// The call's argument cast to its result's address space if Is, else NULL.
+  Value *castOrNull(CallInst &Call, Value *Is) {
+    auto *To = cast<PointerType>(Call.getType());
+    Value *Cast = B.CreateAddrSpaceCast(Call.getArgOperand(0), To);
+    return B.CreateSelect(Is, Cast, ConstantPointerNull::get(To));
   }
 
   Function &F;
@@ -152,11 +214,14 @@ void lowerFunction(Function &F) {
       Call->eraseFromParent();
       continue;
     }
-    WorkItemFn Kind = classifyWorkItemFn(Name);
-    if (Kind == WorkItemFn::None)
-      continue;
     Lowering L(F, B);
-    Value *V = L.lower(Kind, *Call);
+    Value *V = nullptr;
+    if (AddressSpaceFn AS = classifyAddressSpaceFn(Name); AS != AddressSpaceFn::None)
+      V = L.lower(AS, *Call);
+    else if (WorkItemFn Kind = classifyWorkItemFn(Name); Kind != WorkItemFn::None)
+      V = L.lower(Kind, *Call);
+    else
+      continue;
     if (V->getType() != Call->getType())
       V = B.CreateZExtOrTrunc(V, Call->getType());
     Call->replaceAllUsesWith(V);

@@ -36,7 +36,13 @@ constexpr NamedVersion DeviceExtensions[] = {
 constexpr NamedVersion OpenCLCFeatures[] = {
     {"__opencl_c_int64", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_fp64", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_program_scope_global_variables", CL_MAKE_VERSION(3, 0, 0)},
 };
+
+/// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: one program-scope variable lives in
+/// the executable's data, so the limit is what a sane kernel image holds.
+constexpr size_t MaxGlobalVariableSize = size_t(64) << 20;
 
 /// OpenCL C versions the compiler accepts for this device.
 constexpr NamedVersion OpenCLCVersions[] = {

@@ -32,6 +32,15 @@ struct WorkGroupContext {
   /// Per-work-item frames for values that live across a barrier:
   /// work-item L (linear local id) owns [L * FrameSize, (L + 1) * FrameSize).
   char *PrivateMem;
+  /// The address-space queries of the generic address space (to_local,
+  /// to_private, get_fence) classify a pointer by these ranges: __local is
+  /// [LocalMem, LocalMem + LocalMemSize); __private is the frames at
+  /// [PrivateMem, PrivateMem + PrivateMemSize) and the work-group function's
+  /// stack, which lies between the current stack pointer and StackTop (an
+  /// address in its caller's frame); everything else is __global.
+  uint64_t LocalMemSize;
+  uint64_t PrivateMemSize;
+  char *StackTop;
 };
 
 static_assert(offsetof(WorkGroupContext, WorkDim) == 0);
@@ -43,6 +52,9 @@ static_assert(offsetof(WorkGroupContext, GlobalOffset) == 104);
 static_assert(offsetof(WorkGroupContext, NumGroups) == 128);
 static_assert(offsetof(WorkGroupContext, LocalMem) == 152);
 static_assert(offsetof(WorkGroupContext, PrivateMem) == 160);
+static_assert(offsetof(WorkGroupContext, LocalMemSize) == 168);
+static_assert(offsetof(WorkGroupContext, PrivateMemSize) == 176);
+static_assert(offsetof(WorkGroupContext, StackTop) == 184);
 
 /// A work-group function. Args[i] points at the value of kernel argument i:
 /// for a pointer argument (global, constant or local) at a `void *` holding

@@ -138,6 +138,7 @@ Status Program::fail(cl_int Code, const std::string &Why, std::string FailLog) {
   Log = std::move(FailLog);
   Exe.reset();
   Kernels.clear();
+  GlobalVariableSize = 0;
   return makeError(Code, Why + ":\n" + Log);
 }
 
@@ -155,6 +156,7 @@ Status Program::build(const std::string &Opts) {
     Log = Hit->Log;
     Exe = Hit->Exe;
     Kernels = Hit->Kernels;
+    GlobalVariableSize = 0;
     Bitcode.clear();
     return {};
   }
@@ -168,11 +170,13 @@ Status Program::build(const std::string &Opts) {
   Log = std::move(Ok.Log);
   Exe = std::move(Ok.Exe);
   Kernels = std::move(Ok.Kernels);
+  GlobalVariableSize = Ok.GlobalVariableSize;
   Bitcode.clear(); // a compiled object this program may have held
-  // Shareable while executables hold no per-program state (no program-scope
-  // variables yet).
-  BuildCache::get().insert(Source, Opts,
-                           std::make_shared<BuildCache::Entry>(BuildCache::Entry{Exe, Kernels, Log}));
+  // An executable is shareable unless it holds program-scope variables,
+  // which belong to this program alone.
+  if (GlobalVariableSize == 0)
+    BuildCache::get().insert(
+        Source, Opts, std::make_shared<BuildCache::Entry>(BuildCache::Entry{Exe, Kernels, Log}));
   return {};
 }
 
@@ -192,6 +196,7 @@ Status Program::buildFromBitcode() {
   Log = std::move(Ok->Log);
   Exe = std::move(Ok->Exe);
   Kernels = std::move(Ok->Kernels);
+  GlobalVariableSize = Ok->GlobalVariableSize;
   Bitcode = std::move(Ok->Linked);
   return {};
 }
@@ -212,6 +217,7 @@ Status Program::compile(const std::string &Opts, const std::vector<EmbeddedHeade
   Bitcode = std::move(Ok.Bitcode);
   Exe.reset();
   Kernels.clear();
+  GlobalVariableSize = 0;
   return {};
 }
 
@@ -247,6 +253,7 @@ Program::LinkResult Program::link(Context &C, const std::string &Opts,
   Prog->Log = std::move(Ok.Log);
   Prog->Exe = std::move(Ok.Exe);
   Prog->Kernels = std::move(Ok.Kernels);
+  Prog->GlobalVariableSize = Ok.GlobalVariableSize;
   Prog->Bitcode = std::move(Ok.Linked);
   return {Prog, {}};
 }
@@ -285,6 +292,11 @@ std::string Program::buildOptions() const {
 std::vector<KernelDesc> Program::kernels() const {
   std::lock_guard<std::mutex> Lock(Mutex);
   return Kernels;
+}
+
+size_t Program::globalVariableSize() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return GlobalVariableSize;
 }
 
 std::shared_ptr<Executable> Program::executable() const {

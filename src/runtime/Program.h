@@ -69,6 +69,8 @@ public:
 
   /// Kernels of the last successful build (empty before).
   std::vector<KernelDesc> kernels() const;
+  /// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE of the last build.
+  size_t globalVariableSize() const;
   /// The executable of the last successful build, shared by its kernels.
   std::shared_ptr<Executable> executable() const;
 
@@ -99,6 +101,7 @@ private:
   std::string Options;
   std::shared_ptr<Executable> Exe;
   std::vector<KernelDesc> Kernels;
+  size_t GlobalVariableSize = 0;
   std::atomic<int> AttachedKernels{0};
 };
 

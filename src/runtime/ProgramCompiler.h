@@ -67,6 +67,10 @@ struct BuildOutput {
   std::unique_ptr<Executable> Exe;
   std::vector<KernelDesc> Kernels;
   std::string Log; ///< diagnostics (warnings on success, errors on failure)
+  /// Bytes of the program's variables in the global address space
+  /// (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE). They live in Exe, so an
+  /// executable with any is state of one program and must not be shared.
+  size_t GlobalVariableSize = 0;
   /// From link() only: the linked objects before any device pass, which
   /// link() accepts again (what a linked executable's program binary holds).
   std::vector<unsigned char> Linked;

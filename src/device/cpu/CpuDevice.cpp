@@ -57,7 +57,11 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
     Scratch.Private =
         WorkerScratch::grow(Scratch.Private, Scratch.PrivateSize, MaxItems * L.PrivateFrameSize);
   Ctx.LocalMem = Scratch.Local;
+  Ctx.LocalMemSize = L.LocalMemSize;
   Ctx.PrivateMem = Scratch.Private;
+  Ctx.PrivateMemSize = L.PrivateFrameSize ? MaxItems * L.PrivateFrameSize : 0;
+  // Every frame of the work-group function lies below this one.
+  Ctx.StackTop = static_cast<char *>(__builtin_frame_address(0));
 
   // Arguments point into the launch's storage, except __local ones, which
   // point at this worker's arena (at the offsets the runtime laid out).

@@ -136,9 +136,10 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+    return InfoValue(size_t(0));
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-    return InfoValue(size_t(0));
+    return InfoValue(MaxGlobalVariableSize);
   case CL_DEVICE_MAX_PARAMETER_SIZE:
     return InfoValue(size_t(1024));
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
@@ -235,8 +236,9 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     return InfoValue(cl_bool(CL_TRUE));
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    return InfoValue(cl_bool(CL_TRUE));
+  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
   case CL_DEVICE_PIPE_SUPPORT:
     return InfoValue(cl_bool(CL_FALSE));
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:

@@ -333,7 +333,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program P, cl_device_id Dev,
       Info = InfoValue(Prog->binaryType());
       break;
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-      Info = InfoValue(size_t(0));
+      Info = InfoValue(Prog->globalVariableSize());
       break;
     default:
       return makeError(CL_INVALID_VALUE, "unknown cl_program_build_info");
