@@ -16,6 +16,7 @@
 #include "compiler/KernelPipeline.h"
 
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -120,6 +121,9 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   Out.GlobalVariableSize = KernelPipeline::globalVariableSize(*M);
   if (!Pipeline.run(*M, Out.Kernels, Log) || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
+  // WEFT_DUMP_IR=1: the module as the JIT gets it, for compiler work.
+  if (const char *Dump = std::getenv("WEFT_DUMP_IR"); Dump && *Dump && *Dump != '0')
+    M->print(llvm::errs(), nullptr);
 
   std::vector<std::string> Names;
   for (const rt::KernelDesc &D : Out.Kernels)

@@ -66,6 +66,10 @@ void emitWorkGroupFunction(Function &WI) {
   Function *WG = Function::Create(Ty, GlobalValue::ExternalLinkage, wi::WorkGroupPrefix + Kernel, M);
   WG->setVisibility(GlobalValue::DefaultVisibility);
   WG->addFnAttr(Attribute::NoUnwind);
+  // Work-items' private variables must lie between the stack pointer and
+  // the caller's frame, where to_private and get_fence look for them (see
+  // WorkItemBuiltinPass); a red zone would put a leaf's locals below it.
+  WG->addFnAttr(Attribute::NoRedZone);
   for (const char *A : {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr})
     if (WI.hasFnAttribute(A))
       WG->addFnAttr(WI.getFnAttribute(A));

@@ -21,6 +21,7 @@
 //   local(p)   = LocalMem <= p < LocalMem + LocalMemSize
 //   private(p) = PrivateMem <= p < PrivateMem + PrivateMemSize
 //                || stacksave() <= p < StackTop
+//   (the work-group function has no red zone: WorkGroupLoopPass)
 //   to_local(p) = local(p) ? p : NULL, to_private likewise, to_global(p) =
 //   !local(p) && !private(p) ? p : NULL; get_fence(p) = local(p) ?
 //   CLK_LOCAL_MEM_FENCE : private(p) ? 0 : CLK_GLOBAL_MEM_FENCE.

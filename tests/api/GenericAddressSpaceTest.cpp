@@ -39,6 +39,14 @@ kernel void spaces(global int *out, global int *data, local int *scratch) {
   o[6] = table[l % 4] * scale;
 }
 
+// No call and no barrier: the work-group function is a leaf, which must
+// still keep its private variables where to_private looks for them.
+kernel void leaf(global int *out) {
+  long v = 5;
+  generic long *g = &v;
+  out[get_global_id(0)] = to_private(g) != NULL && to_global(g) == NULL && *g == 5;
+}
+
 kernel void bump(global int *out) {
   atomic_fetch_add_explicit((volatile generic atomic_int *)&counter, 1, memory_order_relaxed,
                             memory_scope_work_group);
@@ -83,6 +91,17 @@ TEST_F(GenericAddressSpace, AddressSpaceQueriesClassifyEverySpace) {
     EXPECT_EQ(O[5], 5);
     EXPECT_EQ(O[6], int((I % 16) % 4 + 1) * 10);
   }
+}
+
+TEST_F(GenericAddressSpace, PrivateVariablesOfALeafKernel) {
+  cl_kernel K = kernel(GenericSource, "leaf", "-cl-std=CL3.0");
+  const size_t G = 256, L = 32;
+  cl_mem Out = buffer(G * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &G, &L, 0, nullptr, nullptr), CL_SUCCESS);
+  auto Got = read<int>(Out, G);
+  for (size_t I = 0; I < G; ++I)
+    ASSERT_EQ(Got[I], 1) << I;
 }
 
 TEST_F(GenericAddressSpace, ProgramScopeVariablesPersistPerProgram) {
