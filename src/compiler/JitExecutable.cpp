@@ -22,6 +22,12 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
     return nullptr;
   }
   Exe->Jit = std::move(*J);
+  // Session errors (a symbol no one defines) belong in the build log, not
+  // on the host's stderr where ORC's default reporter puts them.
+  Exe->Jit->getExecutionSession().setErrorReporter([Errors = Exe->SessionErrors](Error E) {
+    std::lock_guard<std::mutex> Lock(Errors->Mutex);
+    Errors->Text += "error: " + toString(std::move(E)) + "\n";
+  });
   auto Generator = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
       Exe->Jit->getDataLayout().getGlobalPrefix());
   if (!Generator) {
@@ -36,7 +42,9 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
   for (const std::string &Name : KernelNames) {
     auto Addr = Exe->Jit->lookup(std::string(wi::WorkGroupPrefix) + Name);
     if (!Addr) {
-      Log += "error: cannot compile kernel '" + Name + "': " + toString(Addr.takeError()) + "\n";
+      std::lock_guard<std::mutex> Lock(Exe->SessionErrors->Mutex);
+      Log += Exe->SessionErrors->Text + "error: cannot compile kernel '" + Name +
+             "': " + toString(Addr.takeError()) + "\n";
       return nullptr;
     }
     Exe->Functions[Name] = Addr->toPtr<rt::WorkGroupFn>();

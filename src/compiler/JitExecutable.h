@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,12 @@ public:
   rt::WorkGroupFn lookup(const std::string &KernelName) const override;
 
 private:
+  struct ErrorText {
+    std::mutex Mutex;
+    std::string Text;
+  };
+  /// What the session reported; shared with its error reporter.
+  std::shared_ptr<ErrorText> SessionErrors = std::make_shared<ErrorText>();
   std::unique_ptr<llvm::orc::LLJIT> Jit;
   std::map<std::string, rt::WorkGroupFn> Functions;
 };

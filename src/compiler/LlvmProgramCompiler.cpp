@@ -14,6 +14,7 @@
 #include "compiler/HostTarget.h"
 #include "compiler/JitExecutable.h"
 #include "compiler/KernelPipeline.h"
+#include "compiler/SpirvFrontend.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -87,6 +88,8 @@ void handleDiagnostic(const DiagnosticInfo &DI, void *Context) {
 struct Session {
   Session() : Context(std::make_unique<LLVMContext>()) {
     Context->setDiagnosticHandlerCallBack(handleDiagnostic, &Sink);
+    // Opaque pointers, as Clang 15 makes, whatever a bitcode input holds.
+    Context->setOpaquePointers(true);
   }
   Session(const Session &) = delete;
   Session &operator=(const Session &) = delete;
@@ -175,6 +178,50 @@ LlvmProgramCompiler::compileSource(const std::string &Source, const std::string 
   if (!Opts->kernelArgInfo())
     for (Function &F : *M)
       F.setMetadata("kernel_arg_name", nullptr);
+  return rt::ObjectOutput{writeBitcode(*M), Log + S.Sink.Text};
+}
+
+std::string LlvmProgramCompiler::checkIL(const std::vector<unsigned char> &IL) {
+  return SpirvFrontend::validate(IL);
+}
+
+std::map<uint32_t, uint32_t>
+LlvmProgramCompiler::ilSpecConstants(const std::vector<unsigned char> &IL) {
+  return SpirvFrontend::specConstants(IL);
+}
+
+std::variant<rt::BuildOutput, rt::BuildFailure>
+LlvmProgramCompiler::buildIL(const rt::IntermediateLanguage &IL, const std::string &Options) {
+  FirstBuildGuard Guard;
+  std::string Why;
+  std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
+  if (!Opts)
+    return rt::BuildFailure{CL_INVALID_BUILD_OPTIONS, Why};
+  Session S;
+  std::string Log;
+  std::unique_ptr<Module> M = SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, Log);
+  if (!M || S.Sink.HadError)
+    return rt::BuildFailure{CL_BUILD_PROGRAM_FAILURE, Log + S.Sink.Text};
+  std::vector<unsigned char> Translated = writeBitcode(*M);
+  auto Out = finish(S, std::move(M), Opts->optDisabled(), Opts->kernelArgInfo(), std::move(Log),
+                    CL_BUILD_PROGRAM_FAILURE);
+  if (auto *Ok = std::get_if<rt::BuildOutput>(&Out))
+    Ok->Linked = std::move(Translated);
+  return Out;
+}
+
+std::variant<rt::ObjectOutput, rt::BuildFailure>
+LlvmProgramCompiler::compileIL(const rt::IntermediateLanguage &IL, const std::string &Options) {
+  FirstBuildGuard Guard;
+  std::string Why;
+  std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
+  if (!Opts)
+    return rt::BuildFailure{CL_INVALID_COMPILER_OPTIONS, Why};
+  Session S;
+  std::string Log;
+  std::unique_ptr<Module> M = SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, Log);
+  if (!M || S.Sink.HadError)
+    return rt::BuildFailure{CL_COMPILE_PROGRAM_FAILURE, Log + S.Sink.Text};
   return rt::ObjectOutput{writeBitcode(*M), Log + S.Sink.Text};
 }
 

@@ -15,6 +15,12 @@ public:
   std::variant<rt::ObjectOutput, rt::BuildFailure>
   compileSource(const std::string &Source, const std::string &Options,
                 const std::vector<rt::EmbeddedHeader> &Headers) override;
+  std::string checkIL(const std::vector<unsigned char> &IL) override;
+  std::map<uint32_t, uint32_t> ilSpecConstants(const std::vector<unsigned char> &IL) override;
+  std::variant<rt::BuildOutput, rt::BuildFailure> buildIL(const rt::IntermediateLanguage &IL,
+                                                          const std::string &Options) override;
+  std::variant<rt::ObjectOutput, rt::BuildFailure> compileIL(const rt::IntermediateLanguage &IL,
+                                                             const std::string &Options) override;
   std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure>
   link(const std::vector<std::vector<unsigned char>> &Objects, const std::string &Options) override;
 };

@@ -11,8 +11,8 @@
 //     the copy lives in the work-item's frame like any other alloca).
 //  3. Every other function with a body (helpers, the original kernels, the
 //     linked builtins) becomes internal + alwaysinline (noinline/optnone
-//     removed), so the always-inliner that runs next folds the whole call
-//     tree into the work-item functions. OpenCL C has no recursion, so this
+//     removed, from call sites too), so the always-inliner that runs next
+//     folds the whole call tree into the work-item functions. OpenCL C has no recursion, so this
 //     terminates; KernelPipeline rejects a call that survives.
 //
 // Before:                                  After:
@@ -128,6 +128,13 @@ PreservedAnalyses WorkItemFunctionPass::run(Module &M, ModuleAnalysisManager &) 
     F.removeFnAttr(Attribute::OptimizeNone);
     F.addFnAttr(Attribute::AlwaysInline);
   }
+  // A call site may say noinline too (SPIR-V's DontInline function control
+  // marks both), which would keep the always-inliner away.
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (auto *Call = dyn_cast<CallBase>(&I))
+          Call->removeFnAttr(Attribute::NoInline);
   return PreservedAnalyses::none();
 }
 

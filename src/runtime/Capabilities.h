@@ -44,6 +44,14 @@ constexpr NamedVersion OpenCLCFeatures[] = {
 /// the executable's data, so the limit is what a sane kernel image holds.
 constexpr size_t MaxGlobalVariableSize = size_t(64) << 20;
 
+/// Intermediate languages clCreateProgramWithIL accepts (the compiler's
+/// SPIR-V front end reads 1.0 to 1.4).
+constexpr NamedVersion IntermediateLanguages[] = {
+    {"SPIR-V", CL_MAKE_VERSION(1, 0, 0)}, {"SPIR-V", CL_MAKE_VERSION(1, 1, 0)},
+    {"SPIR-V", CL_MAKE_VERSION(1, 2, 0)}, {"SPIR-V", CL_MAKE_VERSION(1, 3, 0)},
+    {"SPIR-V", CL_MAKE_VERSION(1, 4, 0)},
+};
+
 /// OpenCL C versions the compiler accepts for this device.
 constexpr NamedVersion OpenCLCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(1, 0, 0)},

@@ -84,6 +84,37 @@ Result<Ref<Program>> Program::fromBinary(Context &C, const unsigned char *Data, 
   return Prog;
 }
 
+Result<Ref<Program>> Program::fromIL(Context &C, const unsigned char *Data, size_t Size) {
+  std::vector<unsigned char> Bytes(Data, Data + Size);
+  if (std::string Why = ProgramCompiler::get().checkIL(Bytes); !Why.empty())
+    return makeError(CL_INVALID_VALUE, Why);
+  auto Prog = Ref<Program>::adopt(new Program(C, std::string()));
+  Prog->From = ProgramOrigin::IL;
+  Prog->SpecConstantSizes = ProgramCompiler::get().ilSpecConstants(Bytes);
+  Prog->IL.Bytes = std::move(Bytes);
+  return Prog;
+}
+
+Status Program::setSpecConstant(cl_uint Id, size_t Size, const void *Value) {
+  if (From != ProgramOrigin::IL)
+    return makeError(CL_INVALID_OPERATION, "the program was not created from IL");
+  auto It = SpecConstantSizes.find(Id);
+  if (It == SpecConstantSizes.end())
+    return makeError(CL_INVALID_SPEC_ID, "the module has no specialization constant " +
+                                             std::to_string(Id));
+  if (Size != It->second || Size > sizeof(uint64_t))
+    return makeError(CL_INVALID_VALUE, "specialization constant " + std::to_string(Id) + " has " +
+                                           std::to_string(It->second) + " bytes, not " +
+                                           std::to_string(Size));
+  if (!Value)
+    return makeError(CL_INVALID_VALUE, "spec_value is NULL");
+  uint64_t Bits = 0;
+  std::memcpy(&Bits, Value, Size); // little-endian host: zero-extended
+  std::lock_guard<std::mutex> Lock(Mutex);
+  IL.SpecValues[Id] = Bits;
+  return {};
+}
+
 std::vector<unsigned char> Program::serializeBinary() const {
   std::lock_guard<std::mutex> Lock(Mutex);
   std::vector<unsigned char> Out(BinaryMagic, BinaryMagic + sizeof(BinaryMagic));
@@ -147,6 +178,8 @@ Status Program::build(const std::string &Opts) {
     return S;
   if (From == ProgramOrigin::Binary && !Bitcode.empty())
     return buildFromBitcode();
+  if (From == ProgramOrigin::IL)
+    return buildFromIL(Opts);
   if (Status S = checkOpenCLCVersion(Opts, CL_BUILD_PROGRAM_FAILURE); !S)
     return fail(S.error().Code, "clBuildProgram failed", S.error().Why);
   if (auto Hit = BuildCache::get().find(Source, Opts)) {
@@ -180,6 +213,29 @@ Status Program::build(const std::string &Opts) {
   return {};
 }
 
+Status Program::buildFromIL(const std::string &Opts) {
+  IntermediateLanguage Input;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Input = IL;
+  }
+  auto Out = ProgramCompiler::get().buildIL(Input, Opts);
+  if (auto *Fail = std::get_if<BuildFailure>(&Out))
+    return fail(Fail->Code, "clBuildProgram failed", std::move(Fail->Log));
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto &Ok = std::get<BuildOutput>(Out);
+  BuildStatus = CL_BUILD_SUCCESS;
+  BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  Log = std::move(Ok.Log);
+  Exe = std::move(Ok.Exe);
+  Kernels = std::move(Ok.Kernels);
+  GlobalVariableSize = Ok.GlobalVariableSize;
+  // The translated module: what the program binary carries, so a program
+  // made from that binary builds without the IL.
+  Bitcode = std::move(Ok.Linked);
+  return {};
+}
+
 Status Program::buildFromBitcode() {
   // The build options were meant for the front end, which this code has
   // already been through; the link runs with none.
@@ -204,9 +260,19 @@ Status Program::buildFromBitcode() {
 Status Program::compile(const std::string &Opts, const std::vector<EmbeddedHeader> &Headers) {
   if (Status S = begin(Opts); !S)
     return S;
-  if (Status S = checkOpenCLCVersion(Opts, CL_COMPILE_PROGRAM_FAILURE); !S)
-    return fail(S.error().Code, "clCompileProgram failed", S.error().Why);
-  auto Out = ProgramCompiler::get().compileSource(Source, Opts, Headers);
+  std::variant<ObjectOutput, BuildFailure> Out;
+  if (From == ProgramOrigin::IL) {
+    IntermediateLanguage Input;
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      Input = IL;
+    }
+    Out = ProgramCompiler::get().compileIL(Input, Opts);
+  } else {
+    if (Status S = checkOpenCLCVersion(Opts, CL_COMPILE_PROGRAM_FAILURE); !S)
+      return fail(S.error().Code, "clCompileProgram failed", S.error().Why);
+    Out = ProgramCompiler::get().compileSource(Source, Opts, Headers);
+  }
   if (auto *Fail = std::get_if<BuildFailure>(&Out))
     return fail(Fail->Code, "clCompileProgram failed", std::move(Fail->Log));
   std::lock_guard<std::mutex> Lock(Mutex);

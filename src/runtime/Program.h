@@ -11,6 +11,7 @@
 #include "runtime/ProgramCompiler.h"
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -33,6 +34,17 @@ public:
   std::vector<unsigned char> serializeBinary() const;
   bool createdFromBinary() const { return From == ProgramOrigin::Binary; }
   bool createdFromSource() const { return From == ProgramOrigin::Source; }
+
+  /// A program from SPIR-V; fails with CL_INVALID_VALUE for anything the
+  /// compiler does not accept as a valid module.
+  static Result<Ref<Program>> fromIL(Context &Ctx, const unsigned char *Data, size_t Size);
+  bool createdFromIL() const { return From == ProgramOrigin::IL; }
+  /// CL_PROGRAM_IL: the SPIR-V the program was created with (else empty).
+  const std::vector<unsigned char> &il() const { return IL.Bytes; }
+  /// clSetProgramSpecializationConstant: CL_INVALID_OPERATION unless made
+  /// from IL, CL_INVALID_SPEC_ID for an id the module lacks,
+  /// CL_INVALID_VALUE for a size other than the constant's.
+  Status setSpecConstant(cl_uint Id, size_t Size, const void *Value);
 
   /// The outcome of link(): the new program (null only when the options
   /// were invalid) and the status of the link. A failed link still makes a
@@ -78,7 +90,7 @@ public:
   void detachKernel() { --AttachedKernels; }
 
 private:
-  enum class ProgramOrigin { Source, Binary, Link };
+  enum class ProgramOrigin { Source, Binary, Link, IL };
 
   /// Starts a compile, build or link: the checks they share.
   Status begin(const std::string &Opts);
@@ -87,9 +99,13 @@ private:
   /// Builds from the bitcode of a binary (object, library or linked
   /// executable) by linking it alone.
   Status buildFromBitcode();
+  /// Builds the SPIR-V with the specialization constants set so far.
+  Status buildFromIL(const std::string &Opts);
 
   Ref<Context> Ctx;
   std::string Source;
+  IntermediateLanguage IL;
+  std::map<uint32_t, uint32_t> SpecConstantSizes;
   ProgramOrigin From = ProgramOrigin::Source;
   mutable std::mutex Mutex;
   cl_build_status BuildStatus = CL_BUILD_NONE;

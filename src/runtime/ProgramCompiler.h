@@ -14,6 +14,7 @@
 #include "runtime/Result.h"
 
 #include <array>
+#include <map>
 #include <memory>
 #include <string>
 #include <variant>
@@ -98,6 +99,14 @@ struct EmbeddedHeader {
   std::string Source;
 };
 
+/// A program's SPIR-V (clCreateProgramWithIL) with the values set by
+/// clSetProgramSpecializationConstant: SpecId -> the value's bits,
+/// zero-extended.
+struct IntermediateLanguage {
+  std::vector<unsigned char> Bytes;
+  std::map<uint32_t, uint64_t> SpecValues;
+};
+
 /// Compiles OpenCL C for the host CPU. Implementations must be thread-safe:
 /// programs are built concurrently from several host threads.
 class ProgramCompiler {
@@ -114,6 +123,20 @@ public:
   virtual std::variant<ObjectOutput, BuildFailure>
   compileSource(const std::string &Source, const std::string &Options,
                 const std::vector<EmbeddedHeader> &Headers) = 0;
+
+  /// "" if IL is a SPIR-V module this compiler reads, else why it is not
+  /// (clCreateProgramWithIL then fails with CL_INVALID_VALUE).
+  virtual std::string checkIL(const std::vector<unsigned char> &IL) = 0;
+  /// The specialization constants of a module checkIL accepted: SpecId ->
+  /// size in bytes.
+  virtual std::map<uint32_t, uint32_t> ilSpecConstants(const std::vector<unsigned char> &IL) = 0;
+  /// Builds SPIR-V like buildSource builds OpenCL C. BuildOutput::Linked
+  /// holds the translated module, which link() accepts again.
+  virtual std::variant<BuildOutput, BuildFailure> buildIL(const IntermediateLanguage &IL,
+                                                          const std::string &Options) = 0;
+  /// Compiles SPIR-V to an object, like compileSource.
+  virtual std::variant<ObjectOutput, BuildFailure> compileIL(const IntermediateLanguage &IL,
+                                                             const std::string &Options) = 0;
 
   /// Links objects and libraries with the options of clLinkProgram: a
   /// library (ObjectOutput) with -create-library, else an executable.

@@ -7,6 +7,11 @@ endif()
 string(REGEX MATCHALL "[^\n]+" LINES "${OUT}")
 set(FOUND "")
 foreach(L ${LINES})
+  # Lower-case types are local: the linker leaves some in .dynsym (symbols
+  # of static archives hidden by --exclude-libs), but nothing can bind them.
+  if(L MATCHES "^[0-9a-fA-F]+ [a-z] ")
+    continue()
+  endif()
   string(REGEX REPLACE "^[0-9a-fA-F]+ [A-Za-z] " "" SYM "${L}")
   list(APPEND FOUND ${SYM})
 endforeach()

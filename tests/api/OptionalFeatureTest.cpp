@@ -1,5 +1,5 @@
 // OpenCL 3.0 optional features the device does not report (images and
-// samplers, pipes, SVM, intermediate languages): each entry point answers
+// samplers, pipes, SVM): each entry point answers
 // exactly as the specification requires of a device without the feature,
 // and the device queries agree that the feature is absent.
 #include "ApiTest.h"
@@ -17,7 +17,6 @@ TEST_F(Optional, DeviceReportsTheFeaturesAbsent) {
   EXPECT_EQ(info<cl_bool>(clGetDeviceInfo, Device, CL_DEVICE_PIPE_SUPPORT), cl_bool(CL_FALSE));
   EXPECT_EQ(info<cl_device_svm_capabilities>(clGetDeviceInfo, Device, CL_DEVICE_SVM_CAPABILITIES),
             0u);
-  EXPECT_EQ(infoString(clGetDeviceInfo, Device, CL_DEVICE_IL_VERSION), "");
 }
 
 TEST_F(Optional, ImagesAndSamplers) {
@@ -115,13 +114,3 @@ TEST_F(Optional, SharedVirtualMemory) {
             CL_INVALID_COMMAND_QUEUE);
 }
 
-TEST_F(Optional, IntermediateLanguages) {
-  // The SPIR-V magic number, then nothing useful.
-  const uint32_t Spirv[] = {0x07230203, 0x00010000, 0, 1, 0};
-  cl_int Err = CL_SUCCESS;
-  EXPECT_EQ(clCreateProgramWithIL(Context, Spirv, sizeof(Spirv), &Err), nullptr);
-  EXPECT_EQ(Err, CL_INVALID_OPERATION);
-  EXPECT_EQ(clCreateProgramWithIL(wrongHandle<cl_context>(Queue), Spirv, sizeof(Spirv), &Err),
-            nullptr);
-  EXPECT_EQ(Err, CL_INVALID_CONTEXT);
-}

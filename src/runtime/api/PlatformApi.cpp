@@ -229,10 +229,16 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
     return InfoValue(cl_uint(1));
   case CL_DEVICE_SVM_CAPABILITIES:
     return InfoValue(cl_device_svm_capabilities(0));
-  case CL_DEVICE_IL_VERSION:
-    return InfoValue("");
+  case CL_DEVICE_IL_VERSION: {
+    std::string Text;
+    for (const NamedVersion &V : IntermediateLanguages)
+      Text += (Text.empty() ? "" : " ") + std::string(V.Name) + "_" +
+              std::to_string(CL_VERSION_MAJOR(V.Version)) + "." +
+              std::to_string(CL_VERSION_MINOR(V.Version));
+    return InfoValue(Text);
+  }
   case CL_DEVICE_ILS_WITH_VERSION:
-    return InfoValue(std::vector<cl_name_version>{});
+    return InfoValue(withVersion(IntermediateLanguages));
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     return InfoValue(cl_bool(CL_TRUE));
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:

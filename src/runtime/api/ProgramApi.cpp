@@ -47,7 +47,7 @@ Result<InfoValue> programInfo(Program &P, cl_program_info Param) {
   case CL_PROGRAM_SOURCE:
     return InfoValue(P.createdFromBinary() ? std::string() : P.source());
   case CL_PROGRAM_IL:
-    return InfoValue(std::vector<char>{});
+    return InfoValue(P.il());
   case CL_PROGRAM_BINARY_SIZES: {
     size_t Size = P.binaryType() != CL_PROGRAM_BINARY_TYPE_NONE ? P.serializeBinary().size() : 0;
     return InfoValue(std::vector<size_t>(Devices.size(), Size));
@@ -139,10 +139,12 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context C, cl_uint N
 cl_program CL_API_CALL clCreateProgramWithIL(cl_context C, const void *IL, size_t Length,
                                              cl_int *ErrcodeRet) {
   return create<cl_program>(ErrcodeRet, [&]() -> Result<cl_program> {
-    WEFT_VALID(Context, C);
+    WEFT_TRY(Ctx, get<Context>(C));
     WEFT_CHECK(!IL || Length == 0, CL_INVALID_VALUE, "il is NULL or length is 0");
-    // CL_DEVICE_IL_VERSION is empty until SPIR-V lands.
-    return makeError(CL_INVALID_OPERATION, "no device in the context supports intermediate languages");
+    // Malformed SPIR-V, or a version the device does not list in
+    // CL_DEVICE_IL_VERSION, is CL_INVALID_VALUE with the validator's reason.
+    WEFT_TRY(Prog, Program::fromIL(*Ctx, static_cast<const unsigned char *>(IL), Length));
+    return static_cast<cl_program>(Prog.release());
   });
 }
 
@@ -172,8 +174,8 @@ cl_int CL_API_CALL clBuildProgram(cl_program P, cl_uint NumDevices, const cl_dev
     // "CL_INVALID_OPERATION if program was not created with
     // clCreateProgramWithSource, clCreateProgramWithIL or
     // clCreateProgramWithBinary."
-    WEFT_CHECK(!Prog->createdFromSource() && !Prog->createdFromBinary(), CL_INVALID_OPERATION,
-               "the program was made by clLinkProgram");
+    WEFT_CHECK(!Prog->createdFromSource() && !Prog->createdFromBinary() && !Prog->createdFromIL(),
+               CL_INVALID_OPERATION, "the program was made by clLinkProgram");
     std::string Opts = Options ? Options : "";
     if (!Options && Prog->createdFromBinary())
       Opts = Prog->buildOptions();
@@ -214,8 +216,8 @@ cl_int CL_API_CALL clCompileProgram(cl_program P, cl_uint NumDevices, const cl_d
     // "CL_INVALID_OPERATION if program has no source or IL available, i.e. it
     // has not been created with clCreateProgramWithSource or
     // clCreateProgramWithIL."
-    WEFT_CHECK(!Prog->createdFromSource(), CL_INVALID_OPERATION,
-               "the program was not created from source");
+    WEFT_CHECK(!Prog->createdFromSource() && !Prog->createdFromIL(), CL_INVALID_OPERATION,
+               "the program was not created from source or IL");
     // The compile runs now; pfn_notify, if given, is told when it is done.
     // Attached kernels, a build in progress (CL_INVALID_OPERATION), bad
     // options (CL_INVALID_COMPILER_OPTIONS) and compile errors
@@ -357,8 +359,8 @@ cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program P,
 cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program P, cl_uint SpecId,
                                                       size_t SpecSize, const void *SpecValue) {
   return entry([&]() -> Status {
-    WEFT_VALID(Program, P);
-    return makeError(CL_INVALID_OPERATION, "the program was not created from IL");
+    WEFT_TRY(Prog, get<Program>(P));
+    return Prog->setSpecConstant(SpecId, SpecSize, SpecValue);
   });
 }
 

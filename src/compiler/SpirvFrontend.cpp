@@ -1,0 +1,263 @@
+// SPIR-V front end; see SpirvFrontend.h.
+#include "compiler/SpirvFrontend.h"
+
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+#include <spirv-tools/libspirv.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <sstream>
+
+namespace weft::compiler {
+
+namespace {
+
+constexpr uint32_t SpirvMagic = 0x07230203;
+
+/// The translator keeps process-wide tables it fills lazily; one
+/// translation at a time.
+std::mutex &translatorMutex() {
+  static std::mutex M;
+  return M;
+}
+
+/// Runs Fn, turning a crash of the translator into a false return. Debian's
+/// LLVMSPIRVLib is built with assertions, and a module the validator
+/// accepts can still hit one (an enumerant it does not know, say); an
+/// assertion failure must fail the build, not abort the host program.
+/// LLVM's crash recovery catches the signal on this thread only; a crash
+/// on any other thread still takes its normal course.
+bool runRecoverably(const std::function<void()> &Fn) {
+  static std::once_flag Once;
+  std::call_once(Once, [] { llvm::CrashRecoveryContext::Enable(); });
+  llvm::CrashRecoveryContext CRC;
+  return CRC.RunSafely(Fn);
+}
+
+/// The opcodes LLVMSPIRVLib 15.0.0 can decode (its SPIRVOpCodeEnum.h),
+/// as inclusive ranges. Its decoder asserts on any other opcode, even in a
+/// valid module (SPIR-V 1.4's OpPtrDiff, for one), so such modules are
+/// rejected before they reach it.
+constexpr std::pair<uint16_t, uint16_t> DecodableOpcodes[] = {
+    {0, 8},       {10, 12},     {14, 17},     {19, 39},     {41, 46},     {48, 52},
+    {54, 57},     {59, 75},     {77, 84},     {86, 107},    {109, 124},   {126, 152},
+    {154, 191},   {194, 205},   {207, 215},   {218, 221},   {224, 225},   {227, 242},
+    {245, 257},   {259, 271},   {274, 288},   {291, 319},   {322, 324},   {330, 330},
+    {332, 364},   {4431, 4431}, {4450, 4455}, {5571, 5578}, {5580, 5581}, {5600, 5601},
+    {5609, 5611}, {5614, 5615}, {5630, 5631}, {5699, 5769}, {5776, 5816}, {5818, 5820},
+    {5840, 5843}, {5846, 5882}, {5887, 5887}, {5911, 5913}, {5923, 5934}, {5938, 5938},
+    {5946, 5947}, {5949, 5949}, {6035, 6035}, {6086, 6086}, {6090, 6092}, {6401, 6408},
+};
+
+bool decodable(uint32_t Opcode) {
+  for (const auto &[First, Last] : DecodableOpcodes)
+    if (Opcode >= First && Opcode <= Last)
+      return true;
+  return false;
+}
+
+constexpr uint32_t OpCopyMemory = 63, OpCopyMemorySized = 64, OpDecorateString = 5632,
+                   OpMemberDecorateString = 5633;
+
+/// String decorations (UserSemantic and the like) carry nothing execution
+/// needs, and the translator cannot decode them: dropped before it reads.
+bool droppable(uint32_t Opcode) {
+  return Opcode == OpDecorateString || Opcode == OpMemberDecorateString;
+}
+
+/// Words of one memory-operands set starting at Words[I] (its mask).
+size_t memoryOperandWords(const std::vector<uint32_t> &Words, size_t I) {
+  constexpr uint32_t Aligned = 0x2, MakeAvailable = 0x8, MakeVisible = 0x10;
+  uint32_t Mask = Words[I];
+  return 1 + ((Mask & Aligned) != 0) + ((Mask & MakeAvailable) != 0) + ((Mask & MakeVisible) != 0);
+}
+
+/// Why the translator cannot take the instruction at Words[I] of a valid
+/// module, or "".
+std::string undecodable(const std::vector<uint32_t> &Words, size_t I) {
+  uint32_t Count = Words[I] >> 16, Opcode = Words[I] & 0xffff;
+  if (droppable(Opcode))
+    return "";
+  if (!decodable(Opcode))
+    return "SPIR-V instruction with opcode " + std::to_string(Opcode) + " (word " +
+           std::to_string(I) + ") is not supported";
+  // SPIR-V 1.4 lets a memory copy carry separate operands for its source;
+  // the translator reads only one set.
+  if (Opcode == OpCopyMemory || Opcode == OpCopyMemorySized) {
+    size_t First = I + (Opcode == OpCopyMemory ? 3 : 4);
+    if (First < I + Count && First + memoryOperandWords(Words, First) < I + Count)
+      return "OpCopyMemory with separate source memory operands (word " + std::to_string(I) +
+             ") is not supported";
+  }
+  return "";
+}
+
+std::vector<uint32_t> toWords(const std::vector<unsigned char> &IL) {
+  std::vector<uint32_t> Words(IL.size() / 4);
+  std::memcpy(Words.data(), IL.data(), Words.size() * 4);
+  return Words;
+}
+
+/// A valid module as the translator gets it: droppable instructions removed,
+/// and every literal string's padding after its terminator zeroed (the
+/// validator allows any padding; the translator asserts on it).
+std::string forTranslator(const std::vector<unsigned char> &IL) {
+  std::vector<uint32_t> Words = toWords(IL);
+  struct State {
+    std::vector<uint32_t> Out;
+  } S;
+  S.Out.assign(Words.begin(), Words.begin() + 5);
+  spv_context Ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_4);
+  spvBinaryParse(
+      Ctx, &S, Words.data(), Words.size(), nullptr,
+      [](void *User, const spv_parsed_instruction_t *I) -> spv_result_t {
+        auto &Out = static_cast<State *>(User)->Out;
+        if (droppable(I->opcode))
+          return SPV_SUCCESS;
+        size_t Start = Out.size();
+        Out.insert(Out.end(), I->words, I->words + I->num_words);
+        for (uint16_t K = 0; K < I->num_operands; ++K) {
+          const spv_parsed_operand_t &Op = I->operands[K];
+          if (Op.type != SPV_OPERAND_TYPE_LITERAL_STRING)
+            continue;
+          auto *Bytes = reinterpret_cast<unsigned char *>(&Out[Start + Op.offset]);
+          size_t Len = size_t(Op.num_words) * 4;
+          size_t Nul = 0;
+          while (Nul < Len && Bytes[Nul] != 0)
+            ++Nul;
+          std::fill(Bytes + Nul, Bytes + Len, 0);
+        }
+        return SPV_SUCCESS;
+      },
+      nullptr);
+  spvContextDestroy(Ctx);
+  return std::string(reinterpret_cast<const char *>(S.Out.data()), S.Out.size() * 4);
+}
+
+} // namespace
+
+std::string SpirvFrontend::validate(const std::vector<unsigned char> &IL) {
+  if (IL.size() < 20 || IL.size() % 4 != 0)
+    return "error: the IL is not a SPIR-V module: its length (" + std::to_string(IL.size()) +
+           " bytes) is not a whole number of words of at least a header\n";
+  uint32_t Magic, Version;
+  std::memcpy(&Magic, IL.data(), 4);
+  std::memcpy(&Version, IL.data() + 4, 4);
+  if (Magic != SpirvMagic)
+    return "error: the IL is not a SPIR-V module of this host's byte order (magic number 0x" +
+           llvm::utohexstr(Magic) + ")\n";
+  uint32_t Schema;
+  std::memcpy(&Schema, IL.data() + 16, 4);
+  if (Schema != 0)
+    return "error: the SPIR-V header's schema word is " + std::to_string(Schema) +
+           ", not 0\n";
+  unsigned Major = (Version >> 16) & 0xff, Minor = (Version >> 8) & 0xff;
+  if (Major != 1 || Minor > MaxMinorVersion)
+    return "error: SPIR-V " + std::to_string(Major) + "." + std::to_string(Minor) +
+           " is not supported (CL_DEVICE_IL_VERSION lists SPIR-V 1.0 to 1." +
+           std::to_string(MaxMinorVersion) + ")\n";
+  // Validate against the module's own version, so a 1.0 module may not use
+  // what 1.4 added.
+  static constexpr spv_target_env Envs[] = {SPV_ENV_UNIVERSAL_1_0, SPV_ENV_UNIVERSAL_1_1,
+                                            SPV_ENV_UNIVERSAL_1_2, SPV_ENV_UNIVERSAL_1_3,
+                                            SPV_ENV_UNIVERSAL_1_4};
+  spvtools::SpirvTools Tools(Envs[Minor]);
+  std::string Messages;
+  Tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &Pos,
+                               const char *Message) {
+    Messages += "error: invalid SPIR-V (word " + std::to_string(Pos.index) + "): " + Message + "\n";
+  });
+  std::vector<uint32_t> Words = toWords(IL);
+  if (!Tools.Validate(Words))
+    return Messages.empty() ? "error: invalid SPIR-V module\n" : Messages;
+  // Valid, so every instruction's word count is right.
+  for (size_t I = 5; I < Words.size(); I += Words[I] >> 16)
+    if (std::string Why = undecodable(Words, I); !Why.empty())
+      return "error: " + Why + "\n";
+  return "";
+}
+
+std::map<uint32_t, uint32_t> SpirvFrontend::specConstants(const std::vector<unsigned char> &IL) {
+  std::lock_guard<std::mutex> Lock(translatorMutex());
+  std::string Input = forTranslator(IL);
+  std::vector<llvm::SpecConstInfoTy> Info;
+  bool Ok = false;
+  if (!runRecoverably([&] {
+        std::istringstream In(Input);
+        Ok = llvm::getSpecConstInfo(In, Info);
+      }))
+    Ok = false;
+  std::map<uint32_t, uint32_t> Out;
+  if (Ok)
+    for (const auto &[Id, Size] : Info)
+      Out[Id] = Size;
+  return Out;
+}
+
+std::unique_ptr<llvm::Module>
+SpirvFrontend::translate(const std::vector<unsigned char> &IL,
+                         const std::map<uint32_t, uint64_t> &SpecValues, llvm::LLVMContext &Ctx,
+                         std::string &Log) {
+  llvm::SmallVector<char, 0> Bitcode;
+  {
+    std::lock_guard<std::mutex> Lock(translatorMutex());
+    std::string Input = forTranslator(IL);
+    std::string Error;
+    bool Translated = false;
+    // The translation's objects live inside the recovered function: after a
+    // crash they are abandoned (leaked), never destroyed half-built.
+    bool Survived = runRecoverably([&] {
+      auto *Typed = new llvm::LLVMContext();
+      Typed->setOpaquePointers(false);
+      SPIRV::TranslatorOpts Opts;
+      Opts.enableAllExtensions();
+      // OpenCL 2.0 names for the builtins (C11 atomics, work_group_barrier):
+      // the 1.2 form cannot express every instruction of a 2.x module.
+      Opts.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::OpenCL20);
+      Opts.enableGenArgNameMD();
+      for (const auto &[Id, Value] : SpecValues)
+        Opts.setSpecConst(Id, Value);
+      std::istringstream In(Input);
+      llvm::Module *Raw = nullptr;
+      if (llvm::readSpirv(*Typed, Opts, In, Raw, Error)) {
+        std::string Broken;
+        llvm::raw_string_ostream OS(Broken);
+        if (llvm::verifyModule(*Raw, &OS)) {
+          Error = "the translator produced invalid IR:\n" + OS.str();
+        } else {
+          llvm::raw_svector_ostream BOS(Bitcode);
+          llvm::WriteBitcodeToFile(*Raw, BOS);
+          Translated = true;
+        }
+      }
+      delete Raw;
+      delete Typed;
+    });
+    if (!Survived) {
+      Log += "error: the SPIR-V translator failed on this module (an internal error of "
+             "LLVMSPIRVLib)\n";
+      return nullptr;
+    }
+    if (!Translated) {
+      Log += "error: cannot translate the SPIR-V module: " + Error + "\n";
+      return nullptr;
+    }
+  }
+  llvm::Expected<std::unique_ptr<llvm::Module>> M = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(Bitcode.data(), Bitcode.size()), "spirv"), Ctx);
+  if (!M) {
+    Log += "error: cannot read the translated SPIR-V module: " + llvm::toString(M.takeError()) + "\n";
+    return nullptr;
+  }
+  return std::move(*M);
+}
+
+} // namespace weft::compiler
