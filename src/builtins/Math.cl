@@ -3,7 +3,8 @@
 // libm calls; libm symbols resolve from the host process at JIT time.
 // native_* and half_* forms use the full-precision implementation (allowed:
 // their precision is implementation-defined / at least half's).
-// Missing (pointer arguments): frexp, modf, sincos, fract, remquo, lgamma_r.
+// The functions with a pointer argument (fract, modf, sincos, frexp, remquo,
+// lgamma_r) are in MathPointer.cl, compiled once per address-space set.
 #include "BuiltinMacros.h"
 
 #define MATH1(F, BF, BD)                                                                           \

@@ -1,11 +1,12 @@
-// Builtins that take a pointer: vloadN/vstoreN (OpenCL C 6.15.7) and the
-// 1.x atomics (Atomics.cl). Their mangled names carry the address space, so
-// this file is compiled twice: as CL1.2, giving the named-address-space
-// overloads (__global, __local, __constant, __private) that OpenCL C 1.x and
-// 3.0 programs call, and as CL2.0, giving the generic-address-space ones.
+// Builtins that take a pointer: vloadN/vstoreN (OpenCL C 6.15.7), the
+// 1.x atomics (Atomics.cl), vload_half/vstore_half (HalfLoadStore.cl) and
+// the math functions with a pointer argument (MathPointer.cl). Their
+// mangled names carry the address space, so this file is compiled twice:
+// as CL1.2, giving the named-address-space overloads (__global, __local,
+// __constant, __private) that OpenCL C 1.x and 3.0 programs call, and as
+// CL2.0, giving the generic-address-space ones.
 // __constant overloads exist in both modes and are emitted only in the first.
 // vload/vstore only assume element alignment (the specification's rule).
-// Missing: vload_half/vstore_half, and fract/modf/sincos/frexp/remquo.
 #include "BuiltinMacros.h"
 
 #define VLOAD_N(T, N, AS, LOADS)                                                                   \
@@ -58,3 +59,4 @@ ALL_TYPES(VSTORES, __private)
 
 #include "Atomics.cl"
 #include "HalfLoadStore.cl"
+#include "MathPointer.cl"

@@ -1,14 +1,19 @@
 // A sample of the builtin library, run through real kernels: math against
 // libm, integer functions, common/geometric/relational, vload/vstore in both
-// manglings (CL1.2 named address spaces, CL2.0 generic), conversions, and
-// atomics on global and local memory.
+// manglings (CL1.2 named address spaces, CL2.0 generic), conversions,
+// atomics on global and local memory, and the math functions with a pointer
+// argument in every address space.
 #include "KernelRunner.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <type_traits>
 
 namespace weft::compiler::test {
 
@@ -496,6 +501,195 @@ TEST(BuiltinTest, HalfLoadStoreWithRoundingModes) {
   EXPECT_EQ(F[1], 2.0f);
   EXPECT_EQ(F[2], 3.0f);
   EXPECT_EQ(F[3], 0x1p-24f);
+}
+
+// The math builtins with a pointer argument (fract, modf, sincos, frexp,
+// remquo, lgamma_r), each called three times: with the second result going
+// to __global, __private and __local memory. As CL1.2 that calls the named
+// address-space overloads; as CL3.0 (generic address space) the generic ones.
+// Every x meets every y (only remquo reads y); results are compared with the
+// host's libm.
+namespace {
+
+const char *MathPointerSource = R"(
+  #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+  #define BODY(F, I)                         \
+    r[6 * i + 0] = fract(v, F(0));           \
+    r[6 * i + 1] = modf(v, F(1));            \
+    r[6 * i + 2] = sincos(v, F(2));          \
+    r[6 * i + 3] = frexp(v, I(3));           \
+    r[6 * i + 4] = remquo(v, w, I(4));       \
+    r[6 * i + 5] = lgamma_r(v, I(5));
+  #define COPY(F, I)                                                 \
+    o[6 * i] = *F(0), o[6 * i + 1] = *F(1), o[6 * i + 2] = *F(2);    \
+    n[6 * i + 3] = *I(3), n[6 * i + 4] = *I(4), n[6 * i + 5] = *I(5);
+  #define ARGS global const TN *x, global const TN *y, global TN *r, global TN *o, global IN *n
+  #define START size_t i = get_global_id(0); TN v = x[i], w = y[i];
+  #define G_F(k) (&o[6 * i + k])
+  #define G_I(k) (&n[6 * i + k])
+  kernel void kglobal(ARGS) { START BODY(G_F, G_I) }
+  #define P_F(k) (&pf[k])
+  #define P_I(k) (&pi[k - 3])
+  kernel void kprivate(ARGS) { START TN pf[3]; IN pi[3]; BODY(P_F, P_I) COPY(P_F, P_I) }
+  #define L_F(k) (&lf[get_local_id(0)][k])
+  #define L_I(k) (&li[get_local_id(0)][k - 3])
+  kernel void klocal(ARGS) {
+    START local TN lf[16][3]; local IN li[16][3];
+    BODY(L_F, L_I) COPY(L_F, L_I)
+  }
+)";
+
+template <typename T> std::vector<T> mathPointerXs() {
+  using L = std::numeric_limits<T>;
+  return {// Special values.
+          0, -T(0), L::infinity(), -L::infinity(), L::quiet_NaN(),
+          // Integers (poles of lgamma), halves (remquo ties), a quotient above 127.
+          1, -1, 3, -3, 5, 7, -7, T(0.5), T(-0.5), T(2.75), T(-2.75), T(-2.5), T(100.5),
+          // Tiny: fract(-tiny) rounds to 1; denormals.
+          T(1e-30), T(-1e-30), L::min(), L::denorm_min() * 3, -L::denorm_min() * 1000,
+          // Large: integral, or with a last fractional bit.
+          T(1e30), T(-1e30), L::max(), -L::max(), T(1) / L::epsilon() + 1,
+          -T(0.5) / L::epsilon() - T(0.5)};
+}
+template <typename T> std::vector<T> mathPointerYs() {
+  using L = std::numeric_limits<T>;
+  return {1, -1, 2, T(0.75), 3, T(-0.3),
+          // Huge quotients; 128|y| overflowing.
+          L::denorm_min(), L::denorm_min() * 7, T(1e30), std::ldexp(T(1), L::max_exponent - 1),
+          -L::max(),
+          // No quotient, or an undefined one.
+          L::infinity(), -L::infinity(), L::quiet_NaN(), 0, -T(0)};
+}
+
+float hostLgammaR(float X, int *S) { return ::lgammaf_r(X, S); }
+double hostLgammaR(double X, int *S) { return ::lgamma_r(X, S); }
+
+template <typename T> bool sameValue(T A, T B) {
+  return (std::isnan(A) && std::isnan(B)) || std::memcmp(&A, &B, sizeof(T)) == 0;
+}
+
+// Distance in units in the last place between finite values (opposite signs,
+// even ±0, count as far apart).
+template <typename T> int64_t ulpDistance(T A, T B) {
+  using Bits = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  Bits IA, IB;
+  std::memcpy(&IA, &A, sizeof(T));
+  std::memcpy(&IB, &B, sizeof(T));
+  return IA < IB ? int64_t(IB) - IA : int64_t(IA) - IB;
+}
+
+// fract as the CTS's reference computes it, from modf: the specification's
+// fmin(x - floor(x), 0x1.fffffep-1f), with zero results taking x's sign.
+template <typename T> T fractRef(T X, T &I) {
+  if (std::isnan(X)) {
+    I = X;
+    return X;
+  }
+  T F = std::modf(X, &I);
+  if (F < 0) {
+    F = T(1) + F;
+    I -= 1;
+    if (F == 1)
+      F = std::nextafter(T(1), T(0));
+  }
+  return F;
+}
+
+// The seven low bits of remquo's quotient: fmod by 128|y| in long double
+// is exact, the quotient below 128 comes out of one division, and the sign
+// of remainder() says whether the nearest quotient is the next one.
+template <typename T> int quo7Ref(T X, T Y) {
+  long double Ax = std::fabs((long double)X), Ay = std::fabs((long double)Y);
+  int K = int(std::floor(std::fmod(Ax, 128 * Ay) / Ay));
+  if (std::remainder(std::fabs(X), std::fabs(Y)) < 0)
+    ++K;
+  K &= 0x7f;
+  return std::signbit(X) != std::signbit(Y) ? -K : K;
+}
+
+template <typename T> struct AlignedArray {
+  explicit AlignedArray(size_t N)
+      : Ptr(static_cast<T *>(std::aligned_alloc(128, (N * sizeof(T) + 127) / 128 * 128))) {
+    std::fill(Ptr, Ptr + N, T(-123));
+  }
+  ~AlignedArray() { std::free(Ptr); }
+  T &operator[](size_t I) { return Ptr[I]; }
+  T *Ptr;
+};
+
+template <typename T> void checkMathPointer(const std::string &Std, int Width) {
+  std::string Suffix = Width > 1 ? std::to_string(Width) : "";
+  std::string TN = (sizeof(T) == 4 ? "float" : "double") + Suffix, IN = "int" + Suffix;
+  SCOPED_TRACE(Std + " " + TN);
+  Program P;
+  ASSERT_TRUE(P.build("#define TN " + TN + "\n#define IN " + IN + "\n" + MathPointerSource, Std));
+  std::vector<T> Xs = mathPointerXs<T>(), Ys = mathPointerYs<T>();
+  const size_t Lanes = Xs.size() * Ys.size(), Stride = Width == 3 ? 4 : Width;
+  const size_t Items = (Lanes + Width * 16 - 1) / (Width * 16) * 16;
+  AlignedArray<T> X(Items * Stride), Y(Items * Stride);
+  for (size_t L = 0; L < Items * Width; ++L) {
+    X[L / Width * Stride + L % Width] = Xs[L / Ys.size() % Xs.size()];
+    Y[L / Width * Stride + L % Width] = Ys[L % Ys.size()];
+  }
+  for (const char *Kernel : {"kglobal", "kprivate", "klocal"}) {
+    SCOPED_TRACE(Kernel);
+    AlignedArray<T> R(Items * 6 * Stride), O(Items * 6 * Stride);
+    AlignedArray<int32_t> N(Items * 6 * Stride);
+    ASSERT_TRUE(P.run(Kernel, range1(Items, 16),
+                      {Arg::pointer(X.Ptr), Arg::pointer(Y.Ptr), Arg::pointer(R.Ptr),
+                       Arg::pointer(O.Ptr), Arg::pointer(N.Ptr)}));
+    int Failures = 0;
+    for (size_t L = 0; L < Lanes && Failures < 20; ++L) {
+      size_t I = L / Width, J = L % Width, In = I * Stride + J;
+      auto Out = [&](int K) { return (6 * I + K) * Stride + J; };
+      T x = X[In], y = Y[In], Ref, RefT;
+      int RefI;
+      std::ostringstream Where;
+      Where << std::hexfloat << "x=" << x << " y=" << y << " lane " << L;
+      auto Check = [&](bool Ok, const char *What) {
+        if (!Ok) {
+          ++Failures;
+          ADD_FAILURE() << What << " " << Where.str();
+        }
+      };
+      Ref = fractRef(x, RefT);
+      Check(sameValue(R[Out(0)], Ref) && sameValue(O[Out(0)], RefT), "fract");
+      Ref = std::modf(x, &RefT);
+      Check(sameValue(R[Out(1)], Ref) && sameValue(O[Out(1)], RefT), "modf");
+      // sin and cos allow 4 ulp (glibc's are within 1); ±0 must keep its sign.
+      if (std::isfinite(x))
+        Check(ulpDistance(R[Out(2)], std::sin(x)) <= 4 && ulpDistance(O[Out(2)], std::cos(x)) <= 4,
+              "sincos");
+      else
+        Check(std::isnan(R[Out(2)]) && std::isnan(O[Out(2)]), "sincos");
+      Ref = std::frexp(x, &RefI);
+      Check(sameValue(R[Out(3)], Ref) && (!std::isfinite(x) || N[Out(3)] == RefI), "frexp");
+      Ref = std::remquo(x, y, &RefI);
+      // quo is unspecified for x = ±inf, y = 0 and NaN; else sign and 7 bits.
+      bool QuoOk =
+          !std::isfinite(x) || std::isnan(y) || y == 0 ||
+          (N[Out(4)] == quo7Ref(x, y) && (std::abs(N[Out(4)]) & 7) == (std::abs(RefI) & 7));
+      Check(sameValue(R[Out(4)], Ref) && QuoOk, "remquo");
+      Ref = hostLgammaR(x, &RefI);
+      Check(sameValue(R[Out(5)], Ref) && (std::isnan(x) || N[Out(5)] == RefI), "lgamma_r");
+    }
+  }
+}
+
+} // namespace
+
+TEST(BuiltinTest, MathWithPointerNamedAddressSpaces) {
+  for (int Width : {1, 2, 4, 16})
+    checkMathPointer<float>("-cl-std=CL1.2", Width);
+  for (int Width : {1, 3, 8})
+    checkMathPointer<double>("-cl-std=CL1.2", Width);
+}
+
+TEST(BuiltinTest, MathWithPointerGenericAddressSpace) {
+  for (int Width : {1, 3, 8})
+    checkMathPointer<float>("-cl-std=CL3.0", Width);
+  for (int Width : {1, 2, 4, 16})
+    checkMathPointer<double>("-cl-std=CL3.0", Width);
 }
 
 } // namespace weft::compiler::test

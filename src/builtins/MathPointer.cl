@@ -1,0 +1,165 @@
+// The math builtins that return a second result through a pointer (OpenCL C
+// 6.15.2): fract, modf, sincos, frexp, remquo and lgamma_r, for float and
+// double, scalar and vector. Included by PointerBuiltins.cl, once per
+// address-space set. Each is written once as a scalar core that writes
+// through a __private pointer; the overloads call the core with a local
+// and store the result through the caller's pointer, so the cores are the
+// same in both compiles.
+//
+// Exact functions use libm (modf, frexp), which resolves from the host at
+// JIT time like the rest of Math.cl. Not remquo: glibc's gives only the
+// three low bits of the quotient, where OpenCL C asks for seven.
+
+#ifndef WEFT_MATH_POINTER_CORES
+#define WEFT_MATH_POINTER_CORES
+
+// glibc's reentrant lgamma (lgamma itself writes the global signgam). An
+// asm label, because the name lgamma_r is taken by the OpenCL overloads.
+float hostLgammafR(float, __private int *) __asm__("lgammaf_r");
+double hostLgammaR(double, __private int *) __asm__("lgamma_r");
+
+// fract: x - floor(x), kept below 1 (a tiny negative x would round to 1).
+// fract(±inf) is ±0 and a zero result takes the sign of x, like modf's
+// (the specification fixes it for x = -0 only).
+#define FRACT_CORE(T, TS, SUF, BELOW_ONE)                                                          \
+  static INL T fract##TS(T x, __private T *ip) {                                                   \
+    T Fl = __builtin_floor##SUF(x);                                                                \
+    *ip = Fl;                                                                                      \
+    T R = __builtin_fmin##SUF(x - Fl, BELOW_ONE);                                                  \
+    if (R == (T)0 || __builtin_isinf(x))                                                           \
+      R = __builtin_copysign##SUF((T)0, x);                                                        \
+    return __builtin_isnan(x) ? x : R;                                                             \
+  }
+
+// remquo: Rem = fmod(|x|, 128|y|) is exact and keeps the seven low bits of
+// the quotient, which are taken off one at a time: Rem >= k|y| means k|y| <=
+// Rem < 2k|y|, so Rem - k|y| is exact (and contracting it to an fma changes
+// nothing). 128|y| overflowing to inf is right too: then |x| < 128|y| and
+// fmod gives |x|. The remainder then rounds to the nearest multiple, ties to
+// an even quotient; |y| - Rem is exact whenever it could decide the
+// comparison. NaN, x = inf and y = 0 come out of fmod as NaN with quo = 0;
+// y = inf gives x and quo = 0.
+#define REMQUO_CORE(T, TS, SUF, UT, SIGN_BIT)                                                      \
+  static INL T remquo##TS(T x, T y, __private int *quo) {                                          \
+    T Ax = __builtin_fabs##SUF(x), Ay = __builtin_fabs##SUF(y);                                    \
+    T Rem = __builtin_fmod##SUF(Ax, (T)128 * Ay);                                                  \
+    int Q = 0;                                                                                     \
+    for (int K = 64; K >= 1; K >>= 1)                                                              \
+      if (Rem >= (T)K * Ay) {                                                                      \
+        Rem -= (T)K * Ay;                                                                          \
+        Q += K;                                                                                    \
+      }                                                                                            \
+    T Rest = Ay - Rem;                                                                             \
+    if (Rem > Rest || (Rem == Rest && (Q & 1))) {                                                  \
+      Rem -= Ay;                                                                                   \
+      ++Q;                                                                                         \
+    }                                                                                              \
+    Q &= 0x7f;                                                                                     \
+    *quo = (__builtin_signbit(x) != __builtin_signbit(y)) ? -Q : Q;                                \
+    /* r = x - k*y has the sign of x when it is zero, else Rem's times x's */                      \
+    return as_##T(as_##UT(Rem) ^ (as_##UT(x) & SIGN_BIT));                                         \
+  }
+
+// TS names the core (F or D), SUF the clang builtin (f or nothing).
+FRACT_CORE(float, F, f, 0x1.fffffep-1f)
+FRACT_CORE(double, D, , 0x1.fffffffffffffp-1)
+REMQUO_CORE(float, F, f, uint, 0x80000000u)
+REMQUO_CORE(double, D, , ulong, 0x8000000000000000ul)
+
+static INL float modfF(float x, __private float *ip) { return __builtin_modff(x, ip); }
+static INL double modfD(double x, __private double *ip) { return __builtin_modf(x, ip); }
+static INL float frexpF(float x, __private int *e) { return __builtin_frexpf(x, e); }
+static INL double frexpD(double x, __private int *e) { return __builtin_frexp(x, e); }
+static INL float sincosF(float x, __private float *c) {
+  *c = __builtin_cosf(x);
+  return __builtin_sinf(x);
+}
+static INL double sincosD(double x, __private double *c) {
+  *c = __builtin_cos(x);
+  return __builtin_sin(x);
+}
+static INL float lgamma_rF(float x, __private int *s) { return hostLgammafR(x, s); }
+static INL double lgamma_rD(double x, __private int *s) { return hostLgammaR(x, s); }
+
+#endif // WEFT_MATH_POINTER_CORES
+
+// Scalar overloads: FN(x[, y], AS P *p) over the core FN##TS.
+#define MATHP_UNARY(FN, T, TS, P, AS)                                                              \
+  OVL T FN(T x, AS P *p) {                                                                         \
+    P Out;                                                                                         \
+    T R = FN##TS(x, &Out);                                                                         \
+    *p = Out;                                                                                      \
+    return R;                                                                                      \
+  }
+#define MATHP_BINARY(FN, T, TS, P, AS)                                                             \
+  OVL T FN(T x, T y, AS P *p) {                                                                    \
+    P Out;                                                                                         \
+    T R = FN##TS(x, y, &Out);                                                                      \
+    *p = Out;                                                                                      \
+    return R;                                                                                      \
+  }
+
+// Vector overloads, split like BuiltinMacros.h's VEC_*: the halves (or the
+// scalars, for 2 and 3) write to locals, whose overloads exist in every
+// compile (__private when named, generic otherwise).
+#define MATHP_VEC_UNARY_N(FN, T, P, N, H, LO, HI, AS)                                              \
+  OVL T##N FN(T##N x, AS P##N *p) {                                                                \
+    P##H A, B;                                                                                     \
+    T##N R = (T##N)(FN(x.LO, &A), FN(x.HI, &B));                                                   \
+    *p = (P##N)(A, B);                                                                             \
+    return R;                                                                                      \
+  }
+#define MATHP_VEC_UNARY(FN, T, P, AS)                                                              \
+  MATHP_VEC_UNARY_N(FN, T, P, 2, , s0, s1, AS)                                                     \
+  OVL T##3 FN(T##3 x, AS P##3 *p) {                                                                \
+    P A, B, C;                                                                                     \
+    T##3 R = (T##3)(FN(x.s0, &A), FN(x.s1, &B), FN(x.s2, &C));                                     \
+    *p = (P##3)(A, B, C);                                                                          \
+    return R;                                                                                      \
+  }                                                                                                \
+  MATHP_VEC_UNARY_N(FN, T, P, 4, 2, lo, hi, AS)                                                    \
+  MATHP_VEC_UNARY_N(FN, T, P, 8, 4, lo, hi, AS)                                                    \
+  MATHP_VEC_UNARY_N(FN, T, P, 16, 8, lo, hi, AS)
+#define MATHP_VEC_BINARY_N(FN, T, P, N, H, LO, HI, AS)                                             \
+  OVL T##N FN(T##N x, T##N y, AS P##N *p) {                                                        \
+    P##H A, B;                                                                                     \
+    T##N R = (T##N)(FN(x.LO, y.LO, &A), FN(x.HI, y.HI, &B));                                       \
+    *p = (P##N)(A, B);                                                                             \
+    return R;                                                                                      \
+  }
+#define MATHP_VEC_BINARY(FN, T, P, AS)                                                             \
+  MATHP_VEC_BINARY_N(FN, T, P, 2, , s0, s1, AS)                                                    \
+  OVL T##3 FN(T##3 x, T##3 y, AS P##3 *p) {                                                        \
+    P A, B, C;                                                                                     \
+    T##3 R = (T##3)(FN(x.s0, y.s0, &A), FN(x.s1, y.s1, &B), FN(x.s2, y.s2, &C));                   \
+    *p = (P##3)(A, B, C);                                                                          \
+    return R;                                                                                      \
+  }                                                                                                \
+  MATHP_VEC_BINARY_N(FN, T, P, 4, 2, lo, hi, AS)                                                   \
+  MATHP_VEC_BINARY_N(FN, T, P, 8, 4, lo, hi, AS)                                                   \
+  MATHP_VEC_BINARY_N(FN, T, P, 16, 8, lo, hi, AS)
+
+// FN for float and double; P is the pointee: the argument type itself (SAME)
+// or int (INT).
+#define MATHP_SAME(KIND, FN, AS)                                                                   \
+  MATHP_##KIND(FN, float, F, float, AS) MATHP_##KIND(FN, double, D, double, AS) \
+      MATHP_VEC_##KIND(FN, float, float, AS) MATHP_VEC_##KIND(FN, double, double, AS)
+#define MATHP_INT(KIND, FN, AS)                                                                    \
+  MATHP_##KIND(FN, float, F, int, AS) MATHP_##KIND(FN, double, D, int, AS)                         \
+      MATHP_VEC_##KIND(FN, float, int, AS) MATHP_VEC_##KIND(FN, double, int, AS)
+
+#define MATH_POINTER_IN(AS)                                                                        \
+  MATHP_SAME(UNARY, fract, AS)                                                                     \
+  MATHP_SAME(UNARY, modf, AS)                                                                      \
+  MATHP_SAME(UNARY, sincos, AS)                                                                    \
+  MATHP_INT(UNARY, frexp, AS)                                                                      \
+  MATHP_INT(UNARY, lgamma_r, AS)                                                                   \
+  MATHP_INT(BINARY, remquo, AS)
+
+#if __OPENCL_C_VERSION__ >= 200
+MATH_POINTER_IN()
+#else
+MATH_POINTER_IN(__global)
+MATH_POINTER_IN(__local)
+MATH_POINTER_IN(__private)
+#endif
