@@ -40,6 +40,7 @@ AddressSpaceFn classifyAddressSpaceFn(llvm::StringRef Name) {
       .Case("__to_global", AddressSpaceFn::ToGlobal)
       .Case("__to_local", AddressSpaceFn::ToLocal)
       .Case("__to_private", AddressSpaceFn::ToPrivate)
+      .Case("__weft_wg_scratch", AddressSpaceFn::CollectiveScratch)
       .Default(AddressSpaceFn::None);
 }
 

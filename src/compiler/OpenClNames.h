@@ -26,8 +26,9 @@ enum class WorkItemFn {
 
 /// The generic address space's queries: to_global, to_local and to_private
 /// (which Clang emits as calls to __to_global, __to_local, __to_private) and
-/// get_fence.
-enum class AddressSpaceFn { None, ToGlobal, ToLocal, ToPrivate, GetFence };
+/// get_fence; and the builtin library's __weft_wg_scratch (the collectives'
+/// __local buffer).
+enum class AddressSpaceFn { None, ToGlobal, ToLocal, ToPrivate, GetFence, CollectiveScratch };
 
 /// The unmangled name of an Itanium-mangled function ("" if not mangled).
 llvm::StringRef demangledBaseName(llvm::StringRef Mangled);

@@ -24,5 +24,6 @@ constexpr uint64_t PrivateMem = offsetof(WorkGroupContext, PrivateMem);
 constexpr uint64_t LocalMemSize = offsetof(WorkGroupContext, LocalMemSize);
 constexpr uint64_t PrivateMemSize = offsetof(WorkGroupContext, PrivateMemSize);
 constexpr uint64_t StackTop = offsetof(WorkGroupContext, StackTop);
+constexpr uint64_t CollectiveScratch = offsetof(WorkGroupContext, CollectiveScratch);
 
 } // namespace weft::compiler::ctx

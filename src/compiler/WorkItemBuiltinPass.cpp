@@ -25,6 +25,7 @@
 //   to_local(p) = local(p) ? p : NULL, to_private likewise, to_global(p) =
 //   !local(p) && !private(p) ? p : NULL; get_fence(p) = local(p) ?
 //   CLK_LOCAL_MEM_FENCE : private(p) ? 0 : CLK_GLOBAL_MEM_FENCE.
+// __weft_wg_scratch() = Ctx->CollectiveScratch as a __local pointer.
 //
 // Before:  %g = call i64 @_Z13get_global_idj(i32 0)
 // After:   %grp = load i64, (gep %ctx, 8); %els = load i64, (gep %ctx, 56)
@@ -141,6 +142,9 @@ public:
   }
 
   Value *lower(AddressSpaceFn Kind, CallInst &Call) {
+    if (Kind == AddressSpaceFn::CollectiveScratch)
+      return B.CreateAddrSpaceCast(
+          load(wi::extraArg(F, wi::Ctx), ctx::CollectiveScratch, B.getPtrTy()), Call.getType());
     Value *Addr = B.CreatePtrToInt(Call.getArgOperand(0), B.getInt64Ty());
     Value *Local = isLocal(Addr);
     switch (Kind) {
@@ -156,6 +160,7 @@ public:
           B.CreateSelect(isPrivate(Addr), B.getInt64(0), B.getInt64(GlobalFence));
       return B.CreateSelect(Local, B.getInt64(LocalFence), NotLocal);
     }
+    case AddressSpaceFn::CollectiveScratch:
     case AddressSpaceFn::None:
       break;
     }

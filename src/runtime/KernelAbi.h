@@ -41,6 +41,9 @@ struct WorkGroupContext {
   uint64_t LocalMemSize;
   uint64_t PrivateMemSize;
   char *StackTop;
+  /// Where the work-group collectives (work_group_reduce_add, ...) gather
+  /// the work-items' values: (work-items + 1) * 8 bytes of this worker's.
+  char *CollectiveScratch;
 };
 
 static_assert(offsetof(WorkGroupContext, WorkDim) == 0);
@@ -55,6 +58,10 @@ static_assert(offsetof(WorkGroupContext, PrivateMem) == 160);
 static_assert(offsetof(WorkGroupContext, LocalMemSize) == 168);
 static_assert(offsetof(WorkGroupContext, PrivateMemSize) == 176);
 static_assert(offsetof(WorkGroupContext, StackTop) == 184);
+static_assert(offsetof(WorkGroupContext, CollectiveScratch) == 192);
+
+/// Bytes of collective scratch per work-item (the widest collective type).
+constexpr size_t CollectiveScratchPerItem = 8;
 
 /// A work-group function. Args[i] points at the value of kernel argument i:
 /// for a pointer argument (global, constant or local) at a `void *` holding

@@ -116,6 +116,8 @@ bool Program::run(const std::string &Name, const NDRange &R, const std::vector<A
   Ctx.PrivateMem = Private.Ptr;
   Ctx.PrivateMemSize = D->PrivateFrameSize * MaxItems;
   Ctx.StackTop = static_cast<char *>(__builtin_frame_address(0));
+  AlignedBuffer Collective((MaxItems + 1) * rt::CollectiveScratchPerItem);
+  Ctx.CollectiveScratch = Collective.Ptr;
   for (uint64_t Gz = 0; Gz < Ctx.NumGroups[2]; ++Gz)
     for (uint64_t Gy = 0; Gy < Ctx.NumGroups[1]; ++Gy)
       for (uint64_t Gx = 0; Gx < Ctx.NumGroups[0]; ++Gx) {

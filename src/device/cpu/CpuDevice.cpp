@@ -21,9 +21,12 @@ struct WorkerScratch {
   size_t LocalSize = 0;
   char *Private = nullptr;
   size_t PrivateSize = 0;
+  char *Collective = nullptr;
+  size_t CollectiveSize = 0;
   ~WorkerScratch() {
     std::free(Local);
     std::free(Private);
+    std::free(Collective);
   }
   static char *grow(char *Old, size_t &Have, size_t Want) {
     if (Want <= Have)
@@ -56,6 +59,9 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
   if (L.PrivateFrameSize)
     Scratch.Private =
         WorkerScratch::grow(Scratch.Private, Scratch.PrivateSize, MaxItems * L.PrivateFrameSize);
+  Scratch.Collective = WorkerScratch::grow(Scratch.Collective, Scratch.CollectiveSize,
+                                           (MaxItems + 1) * rt::CollectiveScratchPerItem);
+  Ctx.CollectiveScratch = Scratch.Collective;
   Ctx.LocalMem = Scratch.Local;
   Ctx.LocalMemSize = L.LocalMemSize;
   Ctx.PrivateMem = Scratch.Private;
