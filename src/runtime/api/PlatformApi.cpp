@@ -240,11 +240,10 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_ILS_WITH_VERSION:
     return InfoValue(withVersion(IntermediateLanguages));
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
-    return InfoValue(cl_bool(CL_TRUE));
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     return InfoValue(cl_bool(CL_TRUE));
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: // no sub-groups
   case CL_DEVICE_PIPE_SUPPORT:
     return InfoValue(cl_bool(CL_FALSE));
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
