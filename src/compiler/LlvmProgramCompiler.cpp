@@ -190,21 +190,36 @@ LlvmProgramCompiler::ilSpecConstants(const std::vector<unsigned char> &IL) {
   return SpirvFrontend::specConstants(IL);
 }
 
+namespace {
+/// Parses Options and translates IL into S.Context. On failure returns the
+/// error of the calling entry point: BadOptions or Fail.
+std::variant<std::unique_ptr<Module>, rt::BuildFailure>
+translateIL(Session &S, const rt::IntermediateLanguage &IL, const std::string &Options,
+            std::optional<BuildOptions> &Opts, std::string &Log, cl_int BadOptions, cl_int Fail) {
+  std::string Why;
+  Opts = BuildOptions::parse(Options, Why);
+  if (!Opts)
+    return rt::BuildFailure{BadOptions, Why};
+  std::unique_ptr<Module> M = SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, Log);
+  if (!M || S.Sink.HadError)
+    return rt::BuildFailure{Fail, Log + S.Sink.Text};
+  return M;
+}
+} // namespace
+
 std::variant<rt::BuildOutput, rt::BuildFailure>
 LlvmProgramCompiler::buildIL(const rt::IntermediateLanguage &IL, const std::string &Options) {
   FirstBuildGuard Guard;
-  std::string Why;
-  std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
-  if (!Opts)
-    return rt::BuildFailure{CL_INVALID_BUILD_OPTIONS, Why};
   Session S;
   std::string Log;
-  std::unique_ptr<Module> M = SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, Log);
-  if (!M || S.Sink.HadError)
-    return rt::BuildFailure{CL_BUILD_PROGRAM_FAILURE, Log + S.Sink.Text};
-  std::vector<unsigned char> Translated = writeBitcode(*M);
-  auto Out = finish(S, std::move(M), Opts->optDisabled(), Opts->kernelArgInfo(), std::move(Log),
-                    CL_BUILD_PROGRAM_FAILURE);
+  std::optional<BuildOptions> Opts;
+  auto M = translateIL(S, IL, Options, Opts, Log, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
+  if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
+    return std::move(*Fail);
+  auto &Module = std::get<std::unique_ptr<llvm::Module>>(M);
+  std::vector<unsigned char> Translated = writeBitcode(*Module);
+  auto Out = finish(S, std::move(Module), Opts->optDisabled(), Opts->kernelArgInfo(),
+                    std::move(Log), CL_BUILD_PROGRAM_FAILURE);
   if (auto *Ok = std::get_if<rt::BuildOutput>(&Out))
     Ok->Linked = std::move(Translated);
   return Out;
@@ -213,16 +228,15 @@ LlvmProgramCompiler::buildIL(const rt::IntermediateLanguage &IL, const std::stri
 std::variant<rt::ObjectOutput, rt::BuildFailure>
 LlvmProgramCompiler::compileIL(const rt::IntermediateLanguage &IL, const std::string &Options) {
   FirstBuildGuard Guard;
-  std::string Why;
-  std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
-  if (!Opts)
-    return rt::BuildFailure{CL_INVALID_COMPILER_OPTIONS, Why};
   Session S;
   std::string Log;
-  std::unique_ptr<Module> M = SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, Log);
-  if (!M || S.Sink.HadError)
-    return rt::BuildFailure{CL_COMPILE_PROGRAM_FAILURE, Log + S.Sink.Text};
-  return rt::ObjectOutput{writeBitcode(*M), Log + S.Sink.Text};
+  std::optional<BuildOptions> Opts;
+  auto M = translateIL(S, IL, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS,
+                       CL_COMPILE_PROGRAM_FAILURE);
+  if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
+    return std::move(*Fail);
+  return rt::ObjectOutput{writeBitcode(*std::get<std::unique_ptr<llvm::Module>>(M)),
+                          Log + S.Sink.Text};
 }
 
 std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure>

@@ -197,14 +197,8 @@ Status Program::build(const std::string &Opts) {
   if (auto *Fail = std::get_if<BuildFailure>(&Out))
     return fail(Fail->Code, "clBuildProgram failed", std::move(Fail->Log));
   std::lock_guard<std::mutex> Lock(Mutex);
-  auto &Ok = std::get<BuildOutput>(Out);
-  BuildStatus = CL_BUILD_SUCCESS;
-  BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-  Log = std::move(Ok.Log);
-  Exe = std::move(Ok.Exe);
-  Kernels = std::move(Ok.Kernels);
-  GlobalVariableSize = Ok.GlobalVariableSize;
-  Bitcode.clear(); // a compiled object this program may have held
+  // Bitcode: a compiled object this program may have held goes.
+  succeed(std::get<BuildOutput>(Out), {});
   // An executable is shareable unless it holds program-scope variables,
   // which belong to this program alone.
   if (GlobalVariableSize == 0)
@@ -223,17 +217,21 @@ Status Program::buildFromIL(const std::string &Opts) {
   if (auto *Fail = std::get_if<BuildFailure>(&Out))
     return fail(Fail->Code, "clBuildProgram failed", std::move(Fail->Log));
   std::lock_guard<std::mutex> Lock(Mutex);
+  // The translated module: what the program binary carries, so a program
+  // made from that binary builds without the IL.
   auto &Ok = std::get<BuildOutput>(Out);
+  succeed(Ok, std::move(Ok.Linked));
+  return {};
+}
+
+void Program::succeed(BuildOutput &Ok, std::vector<unsigned char> Code) {
   BuildStatus = CL_BUILD_SUCCESS;
   BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
   Log = std::move(Ok.Log);
   Exe = std::move(Ok.Exe);
   Kernels = std::move(Ok.Kernels);
   GlobalVariableSize = Ok.GlobalVariableSize;
-  // The translated module: what the program binary carries, so a program
-  // made from that binary builds without the IL.
-  Bitcode = std::move(Ok.Linked);
-  return {};
+  Bitcode = std::move(Code);
 }
 
 Status Program::buildFromBitcode() {
@@ -247,13 +245,7 @@ Status Program::buildFromBitcode() {
     return fail(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram failed",
                 "error: the binary did not link to an executable\n");
   std::lock_guard<std::mutex> Lock(Mutex);
-  BuildStatus = CL_BUILD_SUCCESS;
-  BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-  Log = std::move(Ok->Log);
-  Exe = std::move(Ok->Exe);
-  Kernels = std::move(Ok->Kernels);
-  GlobalVariableSize = Ok->GlobalVariableSize;
-  Bitcode = std::move(Ok->Linked);
+  succeed(*Ok, std::move(Ok->Linked));
   return {};
 }
 

@@ -99,6 +99,9 @@ private:
   /// Builds from the bitcode of a binary (object, library or linked
   /// executable) by linking it alone.
   Status buildFromBitcode();
+  /// Records a successful build (Mutex held): Ok's executable and kernels,
+  /// and Code as what the program binary carries.
+  void succeed(BuildOutput &Ok, std::vector<unsigned char> Code);
   /// Builds the SPIR-V with the specialization constants set so far.
   Status buildFromIL(const std::string &Opts);
 
