@@ -144,41 +144,59 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   return Out;
 }
 
+/// The front-end step every entry point shares: parses Options (BadOptions
+/// if they are invalid) and runs Front (OpenCL C or SPIR-V) into
+/// S.Context (Fail with the log if it produces nothing).
+std::variant<std::unique_ptr<Module>, rt::BuildFailure>
+runFrontEnd(Session &S, const std::string &Options, std::optional<BuildOptions> &Opts,
+            std::string &Log, cl_int BadOptions, cl_int Fail,
+            function_ref<std::unique_ptr<Module>(const BuildOptions &, std::string &)> Front) {
+  std::string Why;
+  Opts = BuildOptions::parse(Options, Why);
+  if (!Opts)
+    return rt::BuildFailure{BadOptions, Why};
+  std::unique_ptr<Module> M = Front(*Opts, Log);
+  if (!M || S.Sink.HadError)
+    return rt::BuildFailure{Fail, Log + S.Sink.Text};
+  return M;
+}
+
 } // namespace
 
 std::variant<rt::BuildOutput, rt::BuildFailure>
 LlvmProgramCompiler::buildSource(const std::string &Source, const std::string &Options) {
   FirstBuildGuard Guard;
-  std::string Why;
-  std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
-  if (!Opts)
-    return rt::BuildFailure{CL_INVALID_BUILD_OPTIONS, Why};
   Session S;
   std::string Log;
-  std::unique_ptr<Module> M = ClangFrontend::compile(Source, *Opts, *S.Context, Log);
-  if (!M)
-    return rt::BuildFailure{CL_BUILD_PROGRAM_FAILURE, Log};
-  return finish(S, std::move(M), Opts->optDisabled(), Opts->kernelArgInfo(), std::move(Log),
-                CL_BUILD_PROGRAM_FAILURE);
+  std::optional<BuildOptions> Opts;
+  auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE,
+                       [&](const BuildOptions &O, std::string &L) {
+                         return ClangFrontend::compile(Source, O, *S.Context, L);
+                       });
+  if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
+    return std::move(*Fail);
+  return finish(S, std::move(std::get<std::unique_ptr<Module>>(M)), Opts->optDisabled(),
+                Opts->kernelArgInfo(), std::move(Log), CL_BUILD_PROGRAM_FAILURE);
 }
 
 std::variant<rt::ObjectOutput, rt::BuildFailure>
 LlvmProgramCompiler::compileSource(const std::string &Source, const std::string &Options,
                                    const std::vector<rt::EmbeddedHeader> &Headers) {
   FirstBuildGuard Guard;
-  std::string Why;
-  std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
-  if (!Opts)
-    return rt::BuildFailure{CL_INVALID_COMPILER_OPTIONS, Why};
   Session S;
   std::string Log;
-  std::unique_ptr<Module> M = ClangFrontend::compile(Source, *Opts, *S.Context, Log, Headers);
-  if (!M || S.Sink.HadError)
-    return rt::BuildFailure{CL_COMPILE_PROGRAM_FAILURE, Log + S.Sink.Text};
+  std::optional<BuildOptions> Opts;
+  auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS,
+                       CL_COMPILE_PROGRAM_FAILURE, [&](const BuildOptions &O, std::string &L) {
+                         return ClangFrontend::compile(Source, O, *S.Context, L, Headers);
+                       });
+  if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
+    return std::move(*Fail);
+  Module &Object = *std::get<std::unique_ptr<Module>>(M);
   if (!Opts->kernelArgInfo())
-    for (Function &F : *M)
+    for (Function &F : Object)
       F.setMetadata("kernel_arg_name", nullptr);
-  return rt::ObjectOutput{writeBitcode(*M), Log + S.Sink.Text};
+  return rt::ObjectOutput{writeBitcode(Object), Log + S.Sink.Text};
 }
 
 std::string LlvmProgramCompiler::checkIL(const std::vector<unsigned char> &IL) {
@@ -190,35 +208,21 @@ LlvmProgramCompiler::ilSpecConstants(const std::vector<unsigned char> &IL) {
   return SpirvFrontend::specConstants(IL);
 }
 
-namespace {
-/// Parses Options and translates IL into S.Context. On failure returns the
-/// error of the calling entry point: BadOptions or Fail.
-std::variant<std::unique_ptr<Module>, rt::BuildFailure>
-translateIL(Session &S, const rt::IntermediateLanguage &IL, const std::string &Options,
-            std::optional<BuildOptions> &Opts, std::string &Log, cl_int BadOptions, cl_int Fail) {
-  std::string Why;
-  Opts = BuildOptions::parse(Options, Why);
-  if (!Opts)
-    return rt::BuildFailure{BadOptions, Why};
-  std::unique_ptr<Module> M = SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, Log);
-  if (!M || S.Sink.HadError)
-    return rt::BuildFailure{Fail, Log + S.Sink.Text};
-  return M;
-}
-} // namespace
-
 std::variant<rt::BuildOutput, rt::BuildFailure>
 LlvmProgramCompiler::buildIL(const rt::IntermediateLanguage &IL, const std::string &Options) {
   FirstBuildGuard Guard;
   Session S;
   std::string Log;
   std::optional<BuildOptions> Opts;
-  auto M = translateIL(S, IL, Options, Opts, Log, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
+  auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE,
+                       [&](const BuildOptions &, std::string &L) {
+                         return SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, L);
+                       });
   if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
     return std::move(*Fail);
-  auto &Module = std::get<std::unique_ptr<llvm::Module>>(M);
-  std::vector<unsigned char> Translated = writeBitcode(*Module);
-  auto Out = finish(S, std::move(Module), Opts->optDisabled(), Opts->kernelArgInfo(),
+  std::unique_ptr<Module> &Program = std::get<std::unique_ptr<Module>>(M);
+  std::vector<unsigned char> Translated = writeBitcode(*Program);
+  auto Out = finish(S, std::move(Program), Opts->optDisabled(), Opts->kernelArgInfo(),
                     std::move(Log), CL_BUILD_PROGRAM_FAILURE);
   if (auto *Ok = std::get_if<rt::BuildOutput>(&Out))
     Ok->Linked = std::move(Translated);
@@ -231,11 +235,13 @@ LlvmProgramCompiler::compileIL(const rt::IntermediateLanguage &IL, const std::st
   Session S;
   std::string Log;
   std::optional<BuildOptions> Opts;
-  auto M = translateIL(S, IL, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS,
-                       CL_COMPILE_PROGRAM_FAILURE);
+  auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS,
+                       CL_COMPILE_PROGRAM_FAILURE, [&](const BuildOptions &, std::string &L) {
+                         return SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, L);
+                       });
   if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
     return std::move(*Fail);
-  return rt::ObjectOutput{writeBitcode(*std::get<std::unique_ptr<llvm::Module>>(M)),
+  return rt::ObjectOutput{writeBitcode(*std::get<std::unique_ptr<Module>>(M)),
                           Log + S.Sink.Text};
 }
 

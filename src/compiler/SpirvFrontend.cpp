@@ -1,6 +1,8 @@
 // SPIR-V front end; see SpirvFrontend.h.
 #include "compiler/SpirvFrontend.h"
 
+#include "runtime/Capabilities.h"
+
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -13,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <mutex>
 #include <sstream>
 
@@ -160,15 +163,19 @@ std::string SpirvFrontend::validate(const std::vector<unsigned char> &IL) {
     return "error: the SPIR-V header's schema word is " + std::to_string(Schema) +
            ", not 0\n";
   unsigned Major = (Version >> 16) & 0xff, Minor = (Version >> 8) & 0xff;
-  if (Major != 1 || Minor > MaxMinorVersion)
+  bool Listed = false;
+  for (const rt::NamedVersion &V : rt::IntermediateLanguages)
+    Listed |= CL_VERSION_MAJOR(V.Version) == Major && CL_VERSION_MINOR(V.Version) == Minor;
+  if (!Listed)
     return "error: SPIR-V " + std::to_string(Major) + "." + std::to_string(Minor) +
-           " is not supported (CL_DEVICE_IL_VERSION lists SPIR-V 1.0 to 1." +
-           std::to_string(MaxMinorVersion) + ")\n";
+           " is not supported (see CL_DEVICE_IL_VERSION)\n";
   // Validate against the module's own version, so a 1.0 module may not use
   // what 1.4 added.
   static constexpr spv_target_env Envs[] = {SPV_ENV_UNIVERSAL_1_0, SPV_ENV_UNIVERSAL_1_1,
                                             SPV_ENV_UNIVERSAL_1_2, SPV_ENV_UNIVERSAL_1_3,
                                             SPV_ENV_UNIVERSAL_1_4};
+  static_assert(std::size(Envs) == std::size(rt::IntermediateLanguages),
+                "one validation environment per SPIR-V 1.x version the device lists");
   spvtools::SpirvTools Tools(Envs[Minor]);
   std::string Messages;
   Tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &Pos,

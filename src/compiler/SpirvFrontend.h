@@ -22,10 +22,8 @@ namespace weft::compiler {
 
 class SpirvFrontend {
 public:
-  /// The versions read (CL_DEVICE_IL_VERSION), oldest first.
-  static constexpr unsigned MaxMinorVersion = 4; ///< SPIR-V 1.0 .. 1.4
-
-  /// Why IL is not a valid SPIR-V module this front end reads, or "" if it is.
+  /// Why IL is not a valid SPIR-V module of a version the device lists
+  /// (runtime/Capabilities.h), or "" if it is.
   static std::string validate(const std::vector<unsigned char> &IL);
 
   /// The specialization constants of a valid module: SpecId -> size in bytes.

@@ -146,19 +146,18 @@ public:
       return B.CreateAddrSpaceCast(
           load(wi::extraArg(F, wi::Ctx), ctx::CollectiveScratch, B.getPtrTy()), Call.getType());
     Value *Addr = B.CreatePtrToInt(Call.getArgOperand(0), B.getInt64Ty());
-    Value *Local = isLocal(Addr);
     switch (Kind) {
     case AddressSpaceFn::ToLocal:
-      return castOrNull(Call, Local);
+      return castOrNull(Call, isLocal(Addr));
     case AddressSpaceFn::ToPrivate:
       return castOrNull(Call, isPrivate(Addr));
     case AddressSpaceFn::ToGlobal:
-      return castOrNull(Call, B.CreateNot(B.CreateOr(Local, isPrivate(Addr))));
+      return castOrNull(Call, B.CreateNot(B.CreateOr(isLocal(Addr), isPrivate(Addr))));
     case AddressSpaceFn::GetFence: {
       constexpr uint64_t GlobalFence = 1, LocalFence = 2; // CLK_*_MEM_FENCE
       Value *NotLocal =
           B.CreateSelect(isPrivate(Addr), B.getInt64(0), B.getInt64(GlobalFence));
-      return B.CreateSelect(Local, B.getInt64(LocalFence), NotLocal);
+      return B.CreateSelect(isLocal(Addr), B.getInt64(LocalFence), NotLocal);
     }
     case AddressSpaceFn::CollectiveScratch:
     case AddressSpaceFn::None:
