@@ -16,6 +16,7 @@
 //     values would be needlessly spilled to the frame).
 //  6. LocalMemoryPass: static __local variables -> LocalMem offsets.
 //  7. WorkItemBuiltinPass: get_*_id etc. -> Lx/Ly/Lz and Ctx loads.
+//     PrintfPass: printf -> the device's printf entry in the Ctx.
 //     SafeDivisionPass: integer division by 0 (or INT_MIN / -1) must not
 //     trap; after inlining, so it sees every division, before O3, so the
 //     guards are vectorized with the division.
@@ -32,6 +33,7 @@
 #include "compiler/HostTarget.h"
 #include "compiler/LocalMemoryPass.h"
 #include "compiler/OpenClNames.h"
+#include "compiler/PrintfPass.h"
 #include "compiler/SafeDivisionPass.h"
 #include "compiler/WorkGroupLoopPass.h"
 #include "compiler/WorkItemBuiltinPass.h"
@@ -122,6 +124,7 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
     MPM.addPass(BarrierStatePass());
     MPM.addPass(LocalMemoryPass());
     MPM.addPass(WorkItemBuiltinPass());
+    MPM.addPass(PrintfPass());
     MPM.addPass(createModuleToFunctionPassAdaptor(SafeDivisionPass()));
     runModulePasses(M, MPM, nullptr);
   }
@@ -198,6 +201,7 @@ bool KernelPipeline::run(Module &M, std::vector<rt::KernelDesc> &Kernels, std::s
     D.StaticLocalSize = wi::sizeAttr(*WG, wi::LocalSizeAttr);
     D.PrivateFrameSize = wi::sizeAttr(*WG, wi::FrameSizeAttr);
     D.PrivateMemSize = wi::sizeAttr(*WG, wi::PrivateSizeAttr);
+    D.UsesPrintf = WG->hasFnAttribute(wi::PrintfAttr);
   }
   optimize(M);
   return verify(M, "optimization", Log);

@@ -25,5 +25,7 @@ constexpr uint64_t LocalMemSize = offsetof(WorkGroupContext, LocalMemSize);
 constexpr uint64_t PrivateMemSize = offsetof(WorkGroupContext, PrivateMemSize);
 constexpr uint64_t StackTop = offsetof(WorkGroupContext, StackTop);
 constexpr uint64_t CollectiveScratch = offsetof(WorkGroupContext, CollectiveScratch);
+constexpr uint64_t Printf = offsetof(WorkGroupContext, Printf);
+constexpr uint64_t PrintfSink = offsetof(WorkGroupContext, PrintfSink);
 
 } // namespace weft::compiler::ctx

@@ -23,6 +23,8 @@ constexpr const char *KernelAttr = "weft-kernel";
 constexpr const char *FrameSizeAttr = "weft-frame-size";
 constexpr const char *LocalSizeAttr = "weft-local-size";
 constexpr const char *PrivateSizeAttr = "weft-private-size";
+/// Attribute of a function that calls printf (PrintfPass).
+constexpr const char *PrintfAttr = "weft-printf";
 /// Attribute holding the number of the kernel's own arguments.
 constexpr const char *NumArgsAttr = "weft-num-args";
 /// Attribute set on arguments that were `byval` in the kernel.

@@ -61,6 +61,8 @@ struct KernelLaunch {
   /// Bytes of the __local arena one work-group uses.
   size_t LocalMemSize = 0;
   size_t PrivateFrameSize = 0;
+  /// The kernel calls printf: its output must be written out before Done.
+  bool UsesPrintf = false;
 };
 
 class DeviceBackend {

@@ -100,6 +100,7 @@ Kernel::Snapshot Kernel::snapshot() const {
   auto L = std::make_shared<KernelLaunch>();
   L->Fn = Fn;
   L->PrivateFrameSize = Desc.PrivateFrameSize;
+  L->UsesPrintf = Desc.UsesPrintf;
   std::lock_guard<std::mutex> Lock(Mutex);
   L->LocalMemSize = layoutLocalArgs(&L->LocalArgs);
   for (size_t I = 0; I < Args.size(); ++I) {

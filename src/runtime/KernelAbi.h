@@ -13,6 +13,29 @@
 
 namespace weft::rt {
 
+/// One argument of a printf call as the kernel hands it to PrintfFn: what
+/// it is (Type, see printfArgType) and where its bytes are. A vector's
+/// elements lie contiguously, element i at Data + i * element bytes.
+struct PrintfArg {
+  uint64_t Type;
+  const void *Data;
+};
+
+enum class PrintfArgKind : uint8_t { Integer, Float, Pointer, Other };
+
+/// Type = kind | element bytes << 8 | elements << 16 (1 for a scalar).
+constexpr uint64_t printfArgType(PrintfArgKind Kind, unsigned ElementBytes, unsigned Elements) {
+  return uint64_t(Kind) | uint64_t(ElementBytes & 0xff) << 8 | uint64_t(Elements & 0xffff) << 16;
+}
+constexpr PrintfArgKind printfArgKind(uint64_t Type) { return PrintfArgKind(Type & 0xff); }
+constexpr unsigned printfArgElementBytes(uint64_t Type) { return unsigned(Type >> 8 & 0xff); }
+constexpr unsigned printfArgElements(uint64_t Type) { return unsigned(Type >> 16 & 0xffff); }
+
+/// A kernel's printf(Format, ...) becomes PrintfFn(PrintfSink, Format, Args,
+/// Count) with the values of the variadic arguments; it returns printf's
+/// result (0, or -1 on failure).
+using PrintfFn = int (*)(void *Sink, const char *Format, const PrintfArg *Args, uint32_t Count);
+
 /// Everything a work-group function needs to know about the launch and the
 /// work-group it runs. Field order and types are ABI: the compiler emits
 /// loads at these offsets (see compiler/WorkGroupContextLayout). Dimensions
@@ -44,6 +67,9 @@ struct WorkGroupContext {
   /// Where the work-group collectives (work_group_reduce_add, ...) gather
   /// the work-items' values: (work-items + 1) * 8 bytes of this worker's.
   char *CollectiveScratch;
+  /// printf's output: set for kernels that call printf (KernelDesc::UsesPrintf).
+  PrintfFn Printf;
+  void *PrintfSink;
 };
 
 static_assert(offsetof(WorkGroupContext, WorkDim) == 0);
@@ -59,6 +85,8 @@ static_assert(offsetof(WorkGroupContext, LocalMemSize) == 168);
 static_assert(offsetof(WorkGroupContext, PrivateMemSize) == 176);
 static_assert(offsetof(WorkGroupContext, StackTop) == 184);
 static_assert(offsetof(WorkGroupContext, CollectiveScratch) == 192);
+static_assert(offsetof(WorkGroupContext, Printf) == 200);
+static_assert(offsetof(WorkGroupContext, PrintfSink) == 208);
 
 /// Bytes of collective scratch per work-item (the widest collective type).
 constexpr size_t CollectiveScratchPerItem = 8;

@@ -53,6 +53,8 @@ struct KernelDesc {
   size_t PrivateFrameSize = 0;
   /// Private memory of one work-item (CL_KERNEL_PRIVATE_MEM_SIZE).
   size_t PrivateMemSize = 0;
+  /// The kernel calls printf: launches give it an output (KernelAbi.h).
+  bool UsesPrintf = false;
 };
 
 /// The machine code of a built program. Thread-safe; lives as long as any

@@ -3,6 +3,8 @@
 // pass promises (see each pass file's header).
 #include "compiler/BarrierStatePass.h"
 #include "compiler/KernelPipeline.h"
+#include "compiler/PrintfPass.h"
+#include "compiler/WorkGroupContextLayout.h"
 #include "compiler/SafeDivisionPass.h"
 #include "compiler/WorkItemFunction.h"
 
@@ -180,6 +182,53 @@ define i32 @f(i32 %n, i32 %d, <4 x i32> %vn, <4 x i32> %vd) {
       (isa<SelectInst>(BO->getOperand(1)) ? Guarded : Unguarded)++;
   EXPECT_EQ(Guarded, 4u);
   EXPECT_EQ(Unguarded, 1u);
+}
+
+TEST(PassTest, PrintfCallsTheContextsEntryWithDescribedArguments) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+@fmt = addrspace(2) constant [12 x i8] c"%d %f %v4hd\00"
+declare i32 @printf(ptr addrspace(2), ...)
+define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame) "weft-kernel"="k" {
+entry:
+  %r = call i32 (ptr addrspace(2), ...) @printf(ptr addrspace(2) @fmt, i32 7, double 1.5, <4 x i16> <i16 1, i16 2, i16 3, i16 4>)
+  store i32 %r, ptr addrspace(1) %out
+  ret i32 -1
+}
+)");
+  ASSERT_TRUE(M);
+  ModuleAnalysisManager MAM;
+  PrintfPass().run(*M, MAM);
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  Function &F = *M->getFunction("__weft_wi_k");
+  EXPECT_TRUE(F.hasFnAttribute(wi::PrintfAttr));
+  // One indirect call of the function loaded from Ctx->Printf, with the
+  // format, the array of descriptions and the count 3; printf is gone.
+  CallInst *Entry = nullptr;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I)) {
+      ASSERT_TRUE(Call->isIndirectCall());
+      Entry = Call;
+    }
+  ASSERT_NE(Entry, nullptr);
+  ASSERT_EQ(Entry->arg_size(), 4u);
+  EXPECT_EQ(cast<ConstantInt>(Entry->getArgOperand(3))->getZExtValue(), 3u);
+  auto *Fn = cast<LoadInst>(Entry->getCalledOperand());
+  auto *FnAddr = cast<GetElementPtrInst>(Fn->getPointerOperand());
+  EXPECT_EQ(FnAddr->getPointerOperand(), wi::extraArg(F, wi::Ctx));
+  EXPECT_EQ(cast<ConstantInt>(FnAddr->getOperand(1))->getZExtValue(), ctx::Printf);
+  // The descriptions: int of 4 bytes, float of 8, a vector of 4 x 2 bytes.
+  std::set<uint64_t> Types;
+  for (Instruction &I : instructions(F))
+    if (auto *St = dyn_cast<StoreInst>(&I))
+      if (auto *CI = dyn_cast<ConstantInt>(St->getValueOperand()); CI && CI->getBitWidth() == 64)
+        Types.insert(CI->getZExtValue());
+  EXPECT_EQ(Types, (std::set<uint64_t>{rt::printfArgType(rt::PrintfArgKind::Integer, 4, 1),
+                                       rt::printfArgType(rt::PrintfArgKind::Float, 8, 1),
+                                       rt::printfArgType(rt::PrintfArgKind::Integer, 2, 4)}));
+  // printf's result is the entry's.
+  EXPECT_EQ(M->getFunction("printf")->getNumUses(), 0u);
 }
 
 } // namespace weft::compiler::test

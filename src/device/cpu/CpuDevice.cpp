@@ -1,6 +1,7 @@
 // Work-group execution on the TBB arena.
 #include "device/cpu/CpuDevice.h"
 #include "device/cpu/CpuInfo.h"
+#include "device/cpu/Printf.h"
 #include "device/cpu/TsanHandOff.h"
 
 #include <tbb/blocked_range.h>
@@ -43,7 +44,7 @@ thread_local WorkerScratch Scratch;
 
 /// Runs work-groups [Begin, End) of L on the calling worker.
 void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGroups, size_t Begin,
-               size_t End) {
+               size_t End, PrintfOutput *Printf) {
   rt::WorkGroupContext Ctx{};
   Ctx.WorkDim = L.WorkDim;
   for (int D = 0; D < 3; ++D) {
@@ -68,6 +69,10 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
   Ctx.PrivateMemSize = L.PrivateFrameSize ? MaxItems * L.PrivateFrameSize : 0;
   // Every frame of the work-group function lies below this one.
   Ctx.StackTop = static_cast<char *>(__builtin_frame_address(0));
+  if (Printf) {
+    Ctx.Printf = &PrintfOutput::print;
+    Ctx.PrintfSink = Printf->sink();
+  }
 
   // Arguments point into the launch's storage, except __local ones, which
   // point at this worker's arena (at the offsets the runtime laid out).
@@ -116,9 +121,12 @@ void CpuDevice::launch(std::shared_ptr<const rt::KernelLaunch> L, std::function<
                                      : 0;
       Total *= NumGroups[D];
     }
+    std::unique_ptr<PrintfOutput> Printf;
+    if (L->UsesPrintf)
+      Printf = std::make_unique<PrintfOutput>();
     OnStart();
     if (Total == 1) {
-      runGroups(*L, NumGroups, 0, 1);
+      runGroups(*L, NumGroups, 0, 1, Printf.get());
     } else if (Total > 1) {
       // Every chunk starts after the launch and ends before Done (for TSan,
       // which cannot see TBB's own synchronization; see TsanHandOff.h).
@@ -127,11 +135,14 @@ void CpuDevice::launch(std::shared_ptr<const rt::KernelLaunch> L, std::function<
       tbb::parallel_for(tbb::blocked_range<size_t>(0, Total),
                         [&](const tbb::blocked_range<size_t> &R) {
                           tsan::acquire(&Sync);
-                          runGroups(*L, NumGroups, R.begin(), R.end());
+                          runGroups(*L, NumGroups, R.begin(), R.end(), Printf.get());
                           tsan::release(&Sync);
                         });
       tsan::acquire(&Sync);
     }
+    // The output is complete when the command ends (OpenCL C 6.15.14.3).
+    if (Printf)
+      Printf->flush();
     Done({});
   });
 }
