@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/SourceManager.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
@@ -67,7 +68,8 @@ std::string extensionArg() {
 
 std::unique_ptr<llvm::Module>
 ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm::LLVMContext &Ctx,
-                       std::string &Log, const std::vector<rt::EmbeddedHeader> &Headers) {
+                       std::string &Log, const std::vector<rt::EmbeddedHeader> &Headers,
+                       std::vector<std::string> *ReadFiles) {
   std::vector<std::string> Args = {"-triple",
                                    "spir64-unknown-unknown",
                                    "-emit-llvm",
@@ -151,6 +153,22 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
   Log += DiagText;
   if (!Ok || Instance.getDiagnostics().hasErrorOccurred())
     return nullptr;
+  if (ReadFiles) {
+    clang::SourceManager &SM = Instance.getSourceManager();
+    llvm::StringRef ResourceDir(WEFT_CLANG_RESOURCE_DIR);
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      const clang::FileEntry *File = It->getFirst();
+      // Remapped buffers (the input, the prelude, embedded headers) are not
+      // read from disk; Clang's own headers belong to the compiler.
+      if (SM.isFileOverridden(File) ||
+          File->getName().startswith(ResourceDir))
+        continue;
+      llvm::SmallString<256> Path(File->tryGetRealPathName());
+      if (Path.empty())
+        Path = File->getName();
+      ReadFiles->push_back(std::string(Path.str()));
+    }
+  }
   std::unique_ptr<llvm::Module> M = Action.takeModule();
   if (!M) {
     Log += "error: the front end produced no module\n";

@@ -1,18 +1,22 @@
 // ORC JIT of a built program. One LLJIT per program keeps programs
 // independent (release = destroy the JIT); symbols the program does not
-// define (libm's sinf, ...) resolve against the host process.
+// define (libm's sinf, ...) resolve against the host process. The JIT links
+// object code, not IR: a fresh build generates it (compile), a cached build
+// reads it from the disk cache, and both take the same path from there.
 #include "compiler/JitExecutable.h"
 
 #include "compiler/WorkItemFunction.h"
 
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/Support/MemoryBuffer.h>
 
 using namespace llvm;
 
 namespace weft::compiler {
 
 std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilder JTMB,
-                                                     orc::ThreadSafeModule M,
+                                                     ArrayRef<unsigned char> Object,
                                                      const std::vector<std::string> &KernelNames,
                                                      std::string &Log) {
   auto Exe = std::unique_ptr<JitExecutable>(new JitExecutable());
@@ -35,7 +39,9 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
     return nullptr;
   }
   Exe->Jit->getMainJITDylib().addGenerator(std::move(*Generator));
-  if (Error E = Exe->Jit->addIRModule(std::move(M))) {
+  auto Buffer = MemoryBuffer::getMemBufferCopy(
+      StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), "weft-program");
+  if (Error E = Exe->Jit->addObjectFile(std::move(Buffer))) {
     Log += "error: cannot add the program to the JIT: " + toString(std::move(E)) + "\n";
     return nullptr;
   }
@@ -50,6 +56,17 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
     Exe->Functions[Name] = Addr->toPtr<rt::WorkGroupFn>();
   }
   return Exe;
+}
+
+std::vector<unsigned char> JitExecutable::compile(Module &M, TargetMachine &TM, std::string &Log) {
+  orc::SimpleCompiler Compiler(TM);
+  Expected<std::unique_ptr<MemoryBuffer>> Object = Compiler(M);
+  if (!Object) {
+    Log += "error: code generation failed: " + toString(Object.takeError()) + "\n";
+    return {};
+  }
+  StringRef Bytes = (*Object)->getBuffer();
+  return std::vector<unsigned char>(Bytes.begin(), Bytes.end());
 }
 
 rt::WorkGroupFn JitExecutable::lookup(const std::string &KernelName) const {

@@ -7,7 +7,6 @@
 
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 
 #include <map>
 #include <memory>
@@ -19,11 +18,17 @@ namespace weft::compiler {
 
 class JitExecutable : public rt::Executable {
 public:
-  /// JIT-compiles M; returns nullptr with a message in Log on failure.
+  /// Links Object (a relocatable object for the host, from compile() or
+  /// the disk cache) and finds the work-group function of every kernel;
+  /// returns nullptr with a message in Log on failure.
   static std::unique_ptr<JitExecutable> create(llvm::orc::JITTargetMachineBuilder JTMB,
-                                               llvm::orc::ThreadSafeModule M,
+                                               llvm::ArrayRef<unsigned char> Object,
                                                const std::vector<std::string> &KernelNames,
                                                std::string &Log);
+  /// Generates the object code of M with TM; empty with a message in Log
+  /// on failure.
+  static std::vector<unsigned char> compile(llvm::Module &M, llvm::TargetMachine &TM,
+                                            std::string &Log);
 
   rt::WorkGroupFn lookup(const std::string &KernelName) const override;
 

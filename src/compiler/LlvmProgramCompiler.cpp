@@ -11,6 +11,7 @@
 
 #include "compiler/BuildOptions.h"
 #include "compiler/ClangFrontend.h"
+#include "compiler/DiskCache.h"
 #include "compiler/HostTarget.h"
 #include "compiler/JitExecutable.h"
 #include "compiler/KernelPipeline.h"
@@ -105,11 +106,64 @@ std::vector<unsigned char> writeBitcode(const Module &M) {
   return std::vector<unsigned char>(Buffer.begin(), Buffer.end());
 }
 
-/// Runs the kernel pipeline and the JIT on M (of S.Context). FailCode is the
-/// error of the calling entry point (build or link failure).
+/// Where a build's result goes in the disk cache (DiskCache.h), and what
+/// the entry holds besides what finish() produces.
+struct CacheSlot {
+  DiskCache Cache;
+  std::string Key;
+  std::vector<unsigned char> Linked;
+  std::vector<std::string> ReadFiles;
+};
+
+std::string targetId(const orc::JITTargetMachineBuilder &JTMB) {
+  return JTMB.getCPU() + " " + JTMB.getFeatures().getString();
+}
+
+/// The slot of a build whose inputs are Parts, or nullopt when the cache is
+/// disabled or the host cannot be described.
+std::optional<CacheSlot> cacheSlot(std::initializer_list<std::string_view> Parts) {
+  std::optional<DiskCache> Cache = DiskCache::fromEnvironment();
+  std::string Why;
+  std::optional<orc::JITTargetMachineBuilder> JTMB = Cache ? HostTarget::builder(Why) : std::nullopt;
+  if (!JTMB)
+    return std::nullopt;
+  return CacheSlot{std::move(*Cache), DiskCache::key(targetId(*JTMB), Parts), {}, {}};
+}
+
+/// The build the disk cache holds for Slot, JIT-linked; nullopt on a miss
+/// (or an entry the JIT refuses, which the build then replaces).
+std::optional<rt::BuildOutput> loadCached(const std::optional<CacheSlot> &Slot) {
+  if (!Slot)
+    return std::nullopt;
+  std::optional<CachedBuild> B = Slot->Cache.load(Slot->Key);
+  std::string Why;
+  std::optional<orc::JITTargetMachineBuilder> JTMB = B ? HostTarget::builder(Why) : std::nullopt;
+  if (!JTMB)
+    return std::nullopt;
+  std::vector<std::string> Names;
+  for (const rt::KernelDesc &D : B->Kernels)
+    Names.push_back(D.Name);
+  std::string Log;
+  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(std::move(*JTMB), B->Object, Names, Log);
+  if (!Exe)
+    return std::nullopt;
+  rt::BuildOutput Out;
+  Out.Exe = std::move(Exe);
+  Out.Kernels = std::move(B->Kernels);
+  Out.Log = std::move(B->Log);
+  Out.GlobalVariableSize = B->GlobalVariableSize;
+  Out.Linked = std::move(B->Linked);
+  Out.FromDiskCache = true;
+  return Out;
+}
+
+/// Runs the kernel pipeline, code generation and the JIT on M (of
+/// S.Context), and stores the result in Slot's cache entry if there is one.
+/// FailCode is the error of the calling entry point (build or link failure).
 std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_ptr<Module> M,
                                                        bool OptDisable, bool KernelArgInfo,
-                                                       std::string Log, cl_int FailCode) {
+                                                       std::string Log, cl_int FailCode,
+                                                       const std::optional<CacheSlot> &Slot = {}) {
   auto failure = [&](std::string Text) { return rt::BuildFailure{FailCode, std::move(Text)}; };
   std::string Why;
   std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
@@ -128,19 +182,23 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   if (const char *Dump = std::getenv("WEFT_DUMP_IR"); Dump && *Dump && *Dump != '0')
     M->print(llvm::errs(), nullptr);
 
+  std::vector<unsigned char> Object = JitExecutable::compile(*M, **TM, Log);
+  if (Object.empty() || S.Sink.HadError)
+    return failure(Log + S.Sink.Text);
   std::vector<std::string> Names;
   for (const rt::KernelDesc &D : Out.Kernels)
     Names.push_back(D.Name);
-  // Keep our own reference to the context: ORC frees module and context
-  // once compiled, and the diagnostic sink must be detached first.
-  orc::ThreadSafeContext TSCtx(std::move(S.Context));
-  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(
-      std::move(*JTMB), orc::ThreadSafeModule(std::move(M), TSCtx), Names, Log);
-  TSCtx.getContext()->setDiagnosticHandlerCallBack(handleDiagnostic, nullptr);
+  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(std::move(*JTMB), Object, Names, Log);
   if (!Exe || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
   Out.Exe = std::move(Exe);
   Out.Log = Log + S.Sink.Text;
+  if (Slot) {
+    CachedBuild B{Out.Kernels, Out.Log, Out.GlobalVariableSize, Slot->Linked, std::move(Object), {}};
+    for (const std::string &Path : Slot->ReadFiles)
+      B.Inputs.emplace_back(Path, DiskCache::fileHash(Path));
+    Slot->Cache.store(Slot->Key, B);
+  }
   return Out;
 }
 
@@ -166,17 +224,21 @@ runFrontEnd(Session &S, const std::string &Options, std::optional<BuildOptions> 
 std::variant<rt::BuildOutput, rt::BuildFailure>
 LlvmProgramCompiler::buildSource(const std::string &Source, const std::string &Options) {
   FirstBuildGuard Guard;
+  std::optional<CacheSlot> Slot = cacheSlot({"source", Source, Options});
+  if (std::optional<rt::BuildOutput> Hit = loadCached(Slot))
+    return std::move(*Hit);
   Session S;
   std::string Log;
   std::optional<BuildOptions> Opts;
   auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE,
                        [&](const BuildOptions &O, std::string &L) {
-                         return ClangFrontend::compile(Source, O, *S.Context, L);
+                         return ClangFrontend::compile(Source, O, *S.Context, L, {},
+                                                       Slot ? &Slot->ReadFiles : nullptr);
                        });
   if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
     return std::move(*Fail);
   return finish(S, std::move(std::get<std::unique_ptr<Module>>(M)), Opts->optDisabled(),
-                Opts->kernelArgInfo(), std::move(Log), CL_BUILD_PROGRAM_FAILURE);
+                Opts->kernelArgInfo(), std::move(Log), CL_BUILD_PROGRAM_FAILURE, Slot);
 }
 
 std::variant<rt::ObjectOutput, rt::BuildFailure>
@@ -211,6 +273,14 @@ LlvmProgramCompiler::ilSpecConstants(const std::vector<unsigned char> &IL) {
 std::variant<rt::BuildOutput, rt::BuildFailure>
 LlvmProgramCompiler::buildIL(const rt::IntermediateLanguage &IL, const std::string &Options) {
   FirstBuildGuard Guard;
+  std::string SpecValues;
+  for (const auto &[Id, Value] : IL.SpecValues)
+    SpecValues += std::to_string(Id) + "=" + std::to_string(Value) + ";";
+  std::optional<CacheSlot> Slot = cacheSlot(
+      {"spirv", std::string_view(reinterpret_cast<const char *>(IL.Bytes.data()), IL.Bytes.size()),
+       SpecValues, Options});
+  if (std::optional<rt::BuildOutput> Hit = loadCached(Slot))
+    return std::move(*Hit);
   Session S;
   std::string Log;
   std::optional<BuildOptions> Opts;
@@ -222,8 +292,10 @@ LlvmProgramCompiler::buildIL(const rt::IntermediateLanguage &IL, const std::stri
     return std::move(*Fail);
   std::unique_ptr<Module> &Program = std::get<std::unique_ptr<Module>>(M);
   std::vector<unsigned char> Translated = writeBitcode(*Program);
+  if (Slot)
+    Slot->Linked = Translated;
   auto Out = finish(S, std::move(Program), Opts->optDisabled(), Opts->kernelArgInfo(),
-                    std::move(Log), CL_BUILD_PROGRAM_FAILURE);
+                    std::move(Log), CL_BUILD_PROGRAM_FAILURE, Slot);
   if (auto *Ok = std::get_if<rt::BuildOutput>(&Out))
     Ok->Linked = std::move(Translated);
   return Out;

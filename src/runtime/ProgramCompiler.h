@@ -77,6 +77,9 @@ struct BuildOutput {
   /// From link() only: the linked objects before any device pass, which
   /// link() accepts again (what a linked executable's program binary holds).
   std::vector<unsigned char> Linked;
+  /// Loaded from the on-disk kernel cache: no front end or code generation
+  /// ran for this build.
+  bool FromDiskCache = false;
 };
 
 /// A compiled object (clCompileProgram) or a library (clLinkProgram with

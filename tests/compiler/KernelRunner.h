@@ -67,6 +67,8 @@ public:
   /// Runs kernel Name over Range (non-uniform edge groups allowed).
   bool run(const std::string &Name, const NDRange &Range, const std::vector<Arg> &Args);
   const std::string &log() const { return Log; }
+  /// The build came from the on-disk kernel cache.
+  bool fromDiskCache() const { return Out.FromDiskCache; }
 
 private:
   rt::BuildOutput Out;

@@ -1,0 +1,78 @@
+// The on-disk kernel cache: built programs as object code plus everything
+// the runtime needs besides (kernel descriptions, log, global variable
+// size, the translated module of an IL build), keyed by what determines the
+// build, so that building the same program in a later process skips the
+// front end, the kernel pipeline and code generation.
+//
+// The key hashes (SHA-256) the build's inputs (source or SPIR-V and
+// specialization constants, options) with the compiler's identity (the GNU
+// build ID of the binary holding this code, so any change to Weft, its
+// passes or its builtins is a new key; LLVM's version) and the device (the
+// host CPU and its features). Files a source build read from disk (-I
+// headers) are recorded with a hash of their contents and checked when the
+// entry is loaded. An entry is one file, written to a temporary name and
+// renamed, ending in a SHA-256 of its contents: a torn or corrupt entry is
+// a miss, never a wrong program. The cache keeps to MaxBytes by removing
+// the entries least recently used (loads refresh the modification time).
+// Entries are files named <key>.wkc; nothing else in the directory is touched.
+//
+// WEFT_CACHE_DIR selects the directory; "off" (or "0", or empty) disables
+// the cache. Unset, it is $XDG_CACHE_HOME/weft or $HOME/.cache/weft.
+#pragma once
+
+#include "runtime/ProgramCompiler.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace weft::compiler {
+
+/// A build as the cache keeps it.
+struct CachedBuild {
+  std::vector<rt::KernelDesc> Kernels;
+  std::string Log;
+  size_t GlobalVariableSize = 0;
+  std::vector<unsigned char> Linked;
+  std::vector<unsigned char> Object;
+  /// Files the build read: path and SHA-256 of the contents.
+  std::vector<std::pair<std::string, std::string>> Inputs;
+};
+
+class DiskCache {
+public:
+  /// The cache the environment selects, or nullopt when it is disabled or
+  /// has no home.
+  static std::optional<DiskCache> fromEnvironment();
+  explicit DiskCache(std::string Directory, uint64_t MaxBytes = DefaultMaxBytes)
+      : Dir(std::move(Directory)), MaxBytes(MaxBytes) {}
+
+  /// The key of a build from Parts (each part counts with its length, so
+  /// ("ab","c") and ("a","bc") differ) for the device Target ("cpu
+  /// features").
+  static std::string key(std::string_view Target, std::initializer_list<std::string_view> Parts);
+  /// SHA-256 of a file's contents in hex, or "" if it cannot be read.
+  static std::string fileHash(const std::string &Path);
+
+  /// The entry for Key if there is a complete one whose inputs are
+  /// unchanged.
+  std::optional<CachedBuild> load(const std::string &Key) const;
+  /// Stores B under Key (best effort: a cache that cannot be written is a
+  /// cache that misses), then trims the cache to MaxBytes: if the entries
+  /// exceed it, the least recently used go until 3/4 of it is left.
+  void store(const std::string &Key, const CachedBuild &B) const;
+
+  const std::string &directory() const { return Dir; }
+  static constexpr uint64_t DefaultMaxBytes = uint64_t(512) << 20;
+
+private:
+  std::string path(const std::string &Key) const;
+  void trim() const;
+  std::string Dir;
+  uint64_t MaxBytes;
+};
+
+} // namespace weft::compiler
