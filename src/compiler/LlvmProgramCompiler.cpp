@@ -11,6 +11,7 @@
 
 #include "compiler/BuildOptions.h"
 #include "compiler/ClangFrontend.h"
+#include "compiler/CrashRecovery.h"
 #include "compiler/DiskCache.h"
 #include "compiler/HostTarget.h"
 #include "compiler/JitExecutable.h"
@@ -19,7 +20,6 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <mutex>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/DiagnosticInfo.h>
@@ -27,6 +27,7 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
+#include <mutex>
 
 using namespace llvm;
 
@@ -124,7 +125,8 @@ std::string targetId(const orc::JITTargetMachineBuilder &JTMB) {
 std::optional<CacheSlot> cacheSlot(std::initializer_list<std::string_view> Parts) {
   std::optional<DiskCache> Cache = DiskCache::fromEnvironment();
   std::string Why;
-  std::optional<orc::JITTargetMachineBuilder> JTMB = Cache ? HostTarget::builder(Why) : std::nullopt;
+  std::optional<orc::JITTargetMachineBuilder> JTMB =
+      Cache ? HostTarget::builder(Why) : std::nullopt;
   if (!JTMB)
     return std::nullopt;
   return CacheSlot{std::move(*Cache), DiskCache::key(targetId(*JTMB), Parts), {}, {}};
@@ -144,7 +146,8 @@ std::optional<rt::BuildOutput> loadCached(const std::optional<CacheSlot> &Slot) 
   for (const rt::KernelDesc &D : B->Kernels)
     Names.push_back(D.Name);
   std::string Log;
-  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(std::move(*JTMB), B->Object, Names, Log);
+  std::unique_ptr<JitExecutable> Exe =
+      JitExecutable::create(std::move(*JTMB), B->Object, Names, Log);
   if (!Exe)
     return std::nullopt;
   rt::BuildOutput Out;
@@ -194,12 +197,23 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   Out.Exe = std::move(Exe);
   Out.Log = Log + S.Sink.Text;
   if (Slot) {
-    CachedBuild B{Out.Kernels, Out.Log, Out.GlobalVariableSize, Slot->Linked, std::move(Object), {}};
+    CachedBuild B{Out.Kernels, Out.Log, Out.GlobalVariableSize, Slot->Linked, {}, {}};
+    B.Object = std::move(Object);
     for (const std::string &Path : Slot->ReadFiles)
       B.Inputs.emplace_back(Path, DiskCache::fileHash(Path));
     Slot->Cache.store(Slot->Key, B);
   }
   return Out;
+}
+
+/// Runs Body, a whole compile, build or link; a crash inside it (see
+/// CrashRecovery.h) becomes a failure with FailCode.
+template <typename Fn> auto recoverable(cl_int FailCode, Fn &&Body) -> decltype(Body()) {
+  std::optional<decltype(Body())> Out;
+  if (!runRecoverably([&] { Out.emplace(Body()); }))
+    return rt::BuildFailure{FailCode, "error: internal compiler error: the compiler crashed on "
+                                      "this program (an LLVM or Clang fatal error or fault)\n"};
+  return std::move(*Out);
 }
 
 /// The front-end step every entry point shares: parses Options (BadOptions
@@ -224,41 +238,48 @@ runFrontEnd(Session &S, const std::string &Options, std::optional<BuildOptions> 
 std::variant<rt::BuildOutput, rt::BuildFailure>
 LlvmProgramCompiler::buildSource(const std::string &Source, const std::string &Options) {
   FirstBuildGuard Guard;
-  std::optional<CacheSlot> Slot = cacheSlot({"source", Source, Options});
-  if (std::optional<rt::BuildOutput> Hit = loadCached(Slot))
-    return std::move(*Hit);
-  Session S;
-  std::string Log;
-  std::optional<BuildOptions> Opts;
-  auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE,
-                       [&](const BuildOptions &O, std::string &L) {
-                         return ClangFrontend::compile(Source, O, *S.Context, L, {},
-                                                       Slot ? &Slot->ReadFiles : nullptr);
-                       });
-  if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
-    return std::move(*Fail);
-  return finish(S, std::move(std::get<std::unique_ptr<Module>>(M)), Opts->optDisabled(),
-                Opts->kernelArgInfo(), std::move(Log), CL_BUILD_PROGRAM_FAILURE, Slot);
+  return recoverable(
+      CL_BUILD_PROGRAM_FAILURE, [&]() -> std::variant<rt::BuildOutput, rt::BuildFailure> {
+        std::optional<CacheSlot> Slot = cacheSlot({"source", Source, Options});
+        if (std::optional<rt::BuildOutput> Hit = loadCached(Slot))
+          return std::move(*Hit);
+        Session S;
+        std::string Log;
+        std::optional<BuildOptions> Opts;
+        auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_BUILD_OPTIONS,
+                             CL_BUILD_PROGRAM_FAILURE, [&](const BuildOptions &O, std::string &L) {
+                               return ClangFrontend::compile(Source, O, *S.Context, L, {},
+                                                             Slot ? &Slot->ReadFiles : nullptr);
+                             });
+        if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
+          return std::move(*Fail);
+        return finish(S, std::move(std::get<std::unique_ptr<Module>>(M)), Opts->optDisabled(),
+                      Opts->kernelArgInfo(), std::move(Log), CL_BUILD_PROGRAM_FAILURE, Slot);
+      });
 }
 
 std::variant<rt::ObjectOutput, rt::BuildFailure>
 LlvmProgramCompiler::compileSource(const std::string &Source, const std::string &Options,
                                    const std::vector<rt::EmbeddedHeader> &Headers) {
   FirstBuildGuard Guard;
-  Session S;
-  std::string Log;
-  std::optional<BuildOptions> Opts;
-  auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS,
-                       CL_COMPILE_PROGRAM_FAILURE, [&](const BuildOptions &O, std::string &L) {
-                         return ClangFrontend::compile(Source, O, *S.Context, L, Headers);
-                       });
-  if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
-    return std::move(*Fail);
-  Module &Object = *std::get<std::unique_ptr<Module>>(M);
-  if (!Opts->kernelArgInfo())
-    for (Function &F : Object)
-      F.setMetadata("kernel_arg_name", nullptr);
-  return rt::ObjectOutput{writeBitcode(Object), Log + S.Sink.Text};
+  return recoverable(
+      CL_COMPILE_PROGRAM_FAILURE, [&]() -> std::variant<rt::ObjectOutput, rt::BuildFailure> {
+        Session S;
+        std::string Log;
+        std::optional<BuildOptions> Opts;
+        auto M =
+            runFrontEnd(S, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS,
+                        CL_COMPILE_PROGRAM_FAILURE, [&](const BuildOptions &O, std::string &L) {
+                          return ClangFrontend::compile(Source, O, *S.Context, L, Headers);
+                        });
+        if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
+          return std::move(*Fail);
+        Module &Object = *std::get<std::unique_ptr<Module>>(M);
+        if (!Opts->kernelArgInfo())
+          for (Function &F : Object)
+            F.setMetadata("kernel_arg_name", nullptr);
+        return rt::ObjectOutput{writeBitcode(Object), Log + S.Sink.Text};
+      });
 }
 
 std::string LlvmProgramCompiler::checkIL(const std::vector<unsigned char> &IL) {
@@ -273,48 +294,57 @@ LlvmProgramCompiler::ilSpecConstants(const std::vector<unsigned char> &IL) {
 std::variant<rt::BuildOutput, rt::BuildFailure>
 LlvmProgramCompiler::buildIL(const rt::IntermediateLanguage &IL, const std::string &Options) {
   FirstBuildGuard Guard;
-  std::string SpecValues;
-  for (const auto &[Id, Value] : IL.SpecValues)
-    SpecValues += std::to_string(Id) + "=" + std::to_string(Value) + ";";
-  std::optional<CacheSlot> Slot = cacheSlot(
-      {"spirv", std::string_view(reinterpret_cast<const char *>(IL.Bytes.data()), IL.Bytes.size()),
-       SpecValues, Options});
-  if (std::optional<rt::BuildOutput> Hit = loadCached(Slot))
-    return std::move(*Hit);
-  Session S;
-  std::string Log;
-  std::optional<BuildOptions> Opts;
-  auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE,
-                       [&](const BuildOptions &, std::string &L) {
-                         return SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, L);
-                       });
-  if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
-    return std::move(*Fail);
-  std::unique_ptr<Module> &Program = std::get<std::unique_ptr<Module>>(M);
-  std::vector<unsigned char> Translated = writeBitcode(*Program);
-  if (Slot)
-    Slot->Linked = Translated;
-  auto Out = finish(S, std::move(Program), Opts->optDisabled(), Opts->kernelArgInfo(),
-                    std::move(Log), CL_BUILD_PROGRAM_FAILURE, Slot);
-  if (auto *Ok = std::get_if<rt::BuildOutput>(&Out))
-    Ok->Linked = std::move(Translated);
-  return Out;
+  return recoverable(
+      CL_BUILD_PROGRAM_FAILURE, [&]() -> std::variant<rt::BuildOutput, rt::BuildFailure> {
+        std::string SpecValues;
+        for (const auto &[Id, Value] : IL.SpecValues)
+          SpecValues += std::to_string(Id) + "=" + std::to_string(Value) + ";";
+        std::optional<CacheSlot> Slot = cacheSlot(
+            {"spirv",
+             std::string_view(reinterpret_cast<const char *>(IL.Bytes.data()), IL.Bytes.size()),
+             SpecValues, Options});
+        if (std::optional<rt::BuildOutput> Hit = loadCached(Slot))
+          return std::move(*Hit);
+        Session S;
+        std::string Log;
+        std::optional<BuildOptions> Opts;
+        auto M =
+            runFrontEnd(S, Options, Opts, Log, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE,
+                        [&](const BuildOptions &, std::string &L) {
+                          return SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, L);
+                        });
+        if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
+          return std::move(*Fail);
+        std::unique_ptr<Module> &Program = std::get<std::unique_ptr<Module>>(M);
+        std::vector<unsigned char> Translated = writeBitcode(*Program);
+        if (Slot)
+          Slot->Linked = Translated;
+        auto Out = finish(S, std::move(Program), Opts->optDisabled(), Opts->kernelArgInfo(),
+                          std::move(Log), CL_BUILD_PROGRAM_FAILURE, Slot);
+        if (auto *Ok = std::get_if<rt::BuildOutput>(&Out))
+          Ok->Linked = std::move(Translated);
+        return Out;
+      });
 }
 
 std::variant<rt::ObjectOutput, rt::BuildFailure>
 LlvmProgramCompiler::compileIL(const rt::IntermediateLanguage &IL, const std::string &Options) {
   FirstBuildGuard Guard;
-  Session S;
-  std::string Log;
-  std::optional<BuildOptions> Opts;
-  auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS,
-                       CL_COMPILE_PROGRAM_FAILURE, [&](const BuildOptions &, std::string &L) {
-                         return SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, L);
-                       });
-  if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
-    return std::move(*Fail);
-  return rt::ObjectOutput{writeBitcode(*std::get<std::unique_ptr<Module>>(M)),
-                          Log + S.Sink.Text};
+  return recoverable(
+      CL_COMPILE_PROGRAM_FAILURE, [&]() -> std::variant<rt::ObjectOutput, rt::BuildFailure> {
+        Session S;
+        std::string Log;
+        std::optional<BuildOptions> Opts;
+        auto M =
+            runFrontEnd(S, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS,
+                        CL_COMPILE_PROGRAM_FAILURE, [&](const BuildOptions &, std::string &L) {
+                          return SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, L);
+                        });
+        if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
+          return std::move(*Fail);
+        return rt::ObjectOutput{writeBitcode(*std::get<std::unique_ptr<Module>>(M)),
+                                Log + S.Sink.Text};
+      });
 }
 
 std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure>
@@ -327,48 +357,53 @@ LlvmProgramCompiler::link(const std::vector<std::vector<unsigned char>> &Objects
     return rt::BuildFailure{CL_INVALID_LINKER_OPTIONS, Why};
   if (Objects.empty())
     return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE, "error: nothing to link\n"};
-  Session S;
-  std::unique_ptr<Module> Linked;
-  for (size_t I = 0; I < Objects.size(); ++I) {
-    StringRef Bytes(reinterpret_cast<const char *>(Objects[I].data()), Objects[I].size());
-    Expected<std::unique_ptr<Module>> M =
-        parseBitcodeFile(MemoryBufferRef(Bytes, "object" + std::to_string(I)), *S.Context);
-    if (!M)
-      return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE,
-                              "error: input " + std::to_string(I) +
-                                  " is not a compiled object: " + toString(M.takeError()) + "\n"};
-    if (!Linked) {
-      Linked = std::move(*M);
-      continue;
-    }
-    // Two definitions of one kernel or function are an error the linker
-    // reports through the diagnostic handler ("symbol multiply defined").
-    if (Linker::linkModules(*Linked, std::move(*M)) || S.Sink.HadError)
-      return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE,
-                              S.Sink.Text + "error: cannot link input " + std::to_string(I) + "\n"};
-  }
-  if (Opts->createLibrary())
-    return rt::ObjectOutput{writeBitcode(*Linked), S.Sink.Text};
-  // An executable needs every function the program declares. Builtins are
-  // mangled (_Z...) or reserved (__...) and come later from the builtin
-  // library; anything else left undeclared would only fail in the JIT with
-  // a message that names no function.
-  std::string Undefined;
-  for (const Function &F : *Linked)
-    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() && !F.getName().startswith("_") &&
-        F.getName() != "printf")
-      Undefined += "error: function '" + F.getName().str() +
-                   "' is called but no linked program defines it\n";
-  if (!Undefined.empty())
-    return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE, S.Sink.Text + Undefined};
-  std::vector<unsigned char> LinkedBytes = writeBitcode(*Linked);
-  auto Out = finish(S, std::move(Linked), /*OptDisable=*/false, /*KernelArgInfo=*/true, "",
-                    CL_LINK_PROGRAM_FAILURE);
-  if (auto *Ok = std::get_if<rt::BuildOutput>(&Out)) {
-    Ok->Linked = std::move(LinkedBytes);
-    return std::move(*Ok);
-  }
-  return std::get<rt::BuildFailure>(Out);
+  return recoverable(
+      CL_LINK_PROGRAM_FAILURE,
+      [&]() -> std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure> {
+        Session S;
+        std::unique_ptr<Module> Linked;
+        for (size_t I = 0; I < Objects.size(); ++I) {
+          StringRef Bytes(reinterpret_cast<const char *>(Objects[I].data()), Objects[I].size());
+          Expected<std::unique_ptr<Module>> M =
+              parseBitcodeFile(MemoryBufferRef(Bytes, "object" + std::to_string(I)), *S.Context);
+          if (!M)
+            return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE, "error: input " + std::to_string(I) +
+                                                                 " is not a compiled object: " +
+                                                                 toString(M.takeError()) + "\n"};
+          if (!Linked) {
+            Linked = std::move(*M);
+            continue;
+          }
+          // Two definitions of one kernel or function are an error the linker
+          // reports through the diagnostic handler ("symbol multiply defined").
+          if (Linker::linkModules(*Linked, std::move(*M)) || S.Sink.HadError)
+            return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE, S.Sink.Text +
+                                                                 "error: cannot link input " +
+                                                                 std::to_string(I) + "\n"};
+        }
+        if (Opts->createLibrary())
+          return rt::ObjectOutput{writeBitcode(*Linked), S.Sink.Text};
+        // An executable needs every function the program declares. Builtins are
+        // mangled (_Z...) or reserved (__...) and come later from the builtin
+        // library; anything else left undeclared would only fail in the JIT with
+        // a message that names no function.
+        std::string Undefined;
+        for (const Function &F : *Linked)
+          if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
+              !F.getName().startswith("_") && F.getName() != "printf")
+            Undefined += "error: function '" + F.getName().str() +
+                         "' is called but no linked program defines it\n";
+        if (!Undefined.empty())
+          return rt::BuildFailure{CL_LINK_PROGRAM_FAILURE, S.Sink.Text + Undefined};
+        std::vector<unsigned char> LinkedBytes = writeBitcode(*Linked);
+        auto Out = finish(S, std::move(Linked), /*OptDisable=*/false, /*KernelArgInfo=*/true, "",
+                          CL_LINK_PROGRAM_FAILURE);
+        if (auto *Ok = std::get_if<rt::BuildOutput>(&Out)) {
+          Ok->Linked = std::move(LinkedBytes);
+          return std::move(*Ok);
+        }
+        return std::get<rt::BuildFailure>(Out);
+      });
 }
 
 } // namespace weft::compiler

@@ -1,13 +1,13 @@
 // SPIR-V front end; see SpirvFrontend.h.
 #include "compiler/SpirvFrontend.h"
 
+#include "compiler/CrashRecovery.h"
 #include "runtime/Capabilities.h"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 #include <spirv-tools/libspirv.hpp>
@@ -30,19 +30,6 @@ constexpr uint32_t SpirvMagic = 0x07230203;
 std::mutex &translatorMutex() {
   static std::mutex M;
   return M;
-}
-
-/// Runs Fn, turning a crash of the translator into a false return. Debian's
-/// LLVMSPIRVLib is built with assertions, and a module the validator
-/// accepts can still hit one (an enumerant it does not know, say); an
-/// assertion failure must fail the build, not abort the host program.
-/// LLVM's crash recovery catches the signal on this thread only; a crash
-/// on any other thread still takes its normal course.
-bool runRecoverably(const std::function<void()> &Fn) {
-  static std::once_flag Once;
-  std::call_once(Once, [] { llvm::CrashRecoveryContext::Enable(); });
-  llvm::CrashRecoveryContext CRC;
-  return CRC.RunSafely(Fn);
 }
 
 /// The opcodes LLVMSPIRVLib 15.0.0 can decode (its SPIRVOpCodeEnum.h),

@@ -260,4 +260,27 @@ TEST(CompileLinkTest, ArgumentNamesFollowTheCompileOptions) {
   EXPECT_EQ(Without.kernel("k")->Args[0].Name, "");
 }
 
+// Clang's debug pragmas make the front end trap (SIGILL) or call
+// report_fatal_error (which aborts): the build fails, the process lives on
+// and later builds work.
+TEST(BuildTest, ACrashInsideTheCompilerFailsTheBuild) {
+  for (const char *Pragma : {"#pragma clang __debug crash\n", "#pragma clang __debug llvm_fatal_error\n"}) {
+    std::string Source = std::string(Pragma) + "kernel void k(global int *p) { p[0] = 1; }\n";
+    auto R = build(Source);
+    ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(R)) << Pragma;
+    const auto &F = std::get<rt::BuildFailure>(R);
+    EXPECT_EQ(F.Code, CL_BUILD_PROGRAM_FAILURE);
+    EXPECT_NE(F.Log.find("internal compiler error"), std::string::npos) << F.Log;
+    std::vector<unsigned char> Object;
+    auto C = rt::ProgramCompiler::get().compileSource(Source, "", {});
+    ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(C)) << Pragma;
+    EXPECT_EQ(std::get<rt::BuildFailure>(C).Code, CL_COMPILE_PROGRAM_FAILURE);
+  }
+  Program P;
+  ASSERT_TRUE(P.build("kernel void k(global int *p) { p[get_global_id(0)] = 7; }"));
+  std::vector<int> Out(4);
+  ASSERT_TRUE(P.run("k", range1(4, 4), {Arg::pointer(Out.data())}));
+  EXPECT_EQ(Out, std::vector<int>(4, 7));
+}
+
 } // namespace weft::compiler::test
