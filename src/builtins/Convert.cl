@@ -1,9 +1,13 @@
 // Explicit conversions convert_<dst>[N][_sat][_<rounding>] (OpenCL C 6.4.3)
 // between all integer and floating types, scalar and vector. Each form is a
 // scalar helper plus a split for vectors; the macros expand the 10 x 10 type
-// pairs. Rounding modes are exact for float -> integer (the value is rounded
-// first); for conversions to a floating type every mode currently uses the
-// default round-to-nearest (a known limit).
+// pairs. Every rounding mode is exact. To an integer, the value is rounded
+// first. To a floating type, a conversion that can be inexact (int -> float,
+// long -> float or double, double -> float) takes the round-to-nearest result
+// r and compares it exactly with x (CMP); where r lies on the wrong side of x
+// for the mode it moves one ulp towards x (nextafter), which is the other
+// neighbour of x. The comparisons never convert a value that does not fit:
+// r of 2^63 or 2^64 (the rounding of the largest longs) is above any long.
 #include "BuiltinMacros.h"
 
 #define char_SIGNED 1
@@ -87,15 +91,59 @@
   CONV_FORM(D, S, _sat_rtp, satF_##D##_##S(ceil(x)))                                               \
   CONV_FORM(D, S, _sat_rtn, satF_##D##_##S(floor(x)))
 
-// Floating destination (no _sat forms exist).
+// Floating destination (no _sat forms exist): exact conversions.
 #define CONV_FP(D, S)                                                                              \
   CONV_FORM(D, S, , (D)x)                                                                          \
   CONV_FORM(D, S, _rte, (D)x) CONV_FORM(D, S, _rtz, (D)x) CONV_FORM(D, S, _rtp, (D)x)              \
   CONV_FORM(D, S, _rtn, (D)x)
 
+// The sign of r - x, exactly, for a rounded r of x.
+static int cmpWide(double r, double x) { return (r > x) - (r < x); } // 32-bit ints, double
+static int cmpLong(double r, long x) {
+  if (r >= 0x1p63)
+    return 1;
+  long lr = (long)r;
+  return (lr > x) - (lr < x);
+}
+static int cmpUlong(double r, ulong x) {
+  if (r >= 0x1p64)
+    return 1;
+  ulong ur = (ulong)r;
+  return (ur > x) - (ur < x);
+}
+static float nextF(float r, float to) { return __builtin_nextafterf(r, to); }
+static double nextD(double r, double to) { return __builtin_nextafter(r, to); }
+
+// Floating destination, possibly inexact: round to nearest, then correct.
+#define CONV_FP_ROUNDED(D, S, CMP, NEXT)                                                           \
+  static D rtz_##D##_##S(S x) {                                                                    \
+    D r = (D)x;                                                                                    \
+    int c = CMP(r, x);                                                                             \
+    return (c > 0 && r > (D)0) || (c < 0 && r < (D)0) ? NEXT(r, (D)0) : r;                         \
+  }                                                                                                \
+  static D rtp_##D##_##S(S x) {                                                                    \
+    D r = (D)x;                                                                                    \
+    return CMP(r, x) < 0 ? NEXT(r, (D)INFINITY) : r;                                               \
+  }                                                                                                \
+  static D rtn_##D##_##S(S x) {                                                                    \
+    D r = (D)x;                                                                                    \
+    return CMP(r, x) > 0 ? NEXT(r, -(D)INFINITY) : r;                                              \
+  }                                                                                                \
+  CONV_FORM(D, S, , (D)x)                                                                          \
+  CONV_FORM(D, S, _rte, (D)x) CONV_FORM(D, S, _rtz, rtz_##D##_##S(x))                              \
+  CONV_FORM(D, S, _rtp, rtp_##D##_##S(x)) CONV_FORM(D, S, _rtn, rtn_##D##_##S(x))
+
 #define FROM_INTS(M, D) M(D, char) M(D, uchar) M(D, short) M(D, ushort) M(D, int) M(D, uint) M(D, long) M(D, ulong)
 #define TO_INT(D) FROM_INTS(CONV_INT_INT, D) CONV_INT_FP(D, float) CONV_INT_FP(D, double)
-#define TO_FP(D) FROM_INTS(CONV_FP, D) CONV_FP(D, float) CONV_FP(D, double)
 
 FOR_INT_TYPES(TO_INT)
-FOR_FLOAT_TYPES(TO_FP)
+
+CONV_FP(float, char) CONV_FP(float, uchar) CONV_FP(float, short) CONV_FP(float, ushort)
+CONV_FP_ROUNDED(float, int, cmpWide, nextF) CONV_FP_ROUNDED(float, uint, cmpWide, nextF)
+CONV_FP_ROUNDED(float, long, cmpLong, nextF) CONV_FP_ROUNDED(float, ulong, cmpUlong, nextF)
+CONV_FP(float, float) CONV_FP_ROUNDED(float, double, cmpWide, nextF)
+
+CONV_FP(double, char) CONV_FP(double, uchar) CONV_FP(double, short) CONV_FP(double, ushort)
+CONV_FP(double, int) CONV_FP(double, uint)
+CONV_FP_ROUNDED(double, long, cmpLong, nextD) CONV_FP_ROUNDED(double, ulong, cmpUlong, nextD)
+CONV_FP(double, float) CONV_FP(double, double)

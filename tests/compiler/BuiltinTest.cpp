@@ -188,6 +188,47 @@ TEST(BuiltinTest, Conversions) {
   EXPECT_EQ(Out, Expect);
 }
 
+// Conversions to floating types that can be inexact honour every rounding
+// mode: the inputs come from memory, so nothing is folded at compile time.
+TEST(BuiltinTest, ConversionsToFloatingTypesRoundByTheMode) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    kernel void k(global const int *i, global const long *l, global const ulong *u,
+                  global const double *d, global float *f, global double *o) {
+      f[0] = convert_float_rtz(i[0]);  f[1] = convert_float_rtp(i[0]);
+      f[2] = convert_float_rtn(i[1]);  f[3] = convert_float_rte(i[0]);
+      f[4] = convert_float_rtz(l[0]);  f[5] = convert_float_rtp(l[0]);
+      f[6] = convert_float_rtn(l[1]);  f[7] = convert_float_rtz(u[0]);
+      f[8] = convert_float_rtz(d[0]);  f[9] = convert_float_rtp(d[1]);
+      f[10] = convert_float_rtn(d[2]); f[11] = convert_float_rtz(d[2]);
+      float4 v = convert_float4_rtn((int4)(i[0], i[1], 3, -3));
+      f[12] = v.x; f[13] = v.y; f[14] = v.z; f[15] = v.w;
+      o[0] = convert_double_rtz(u[0]); o[1] = convert_double_rtp(l[2]);
+      o[2] = convert_double_rtn(l[2]); o[3] = convert_double_rtz(l[1]);
+    })"));
+  int32_t I[] = {16777217, -16777217};
+  int64_t L[] = {INT64_MAX, INT64_MIN + 1, (int64_t(1) << 53) + 1};
+  uint64_t U[] = {UINT64_MAX};
+  double D[] = {1e300, 1e-50, -1e-50};
+  std::vector<float> F(16);
+  std::vector<double> O(4);
+  ASSERT_TRUE(P.run("k", range1(1, 1),
+                    {Arg::pointer(I), Arg::pointer(L), Arg::pointer(U), Arg::pointer(D),
+                     Arg::pointer(F.data()), Arg::pointer(O.data())}));
+  const float MinDenorm = std::numeric_limits<float>::denorm_min();
+  std::vector<float> WantF = {16777216.0f, 16777218.0f, -16777218.0f, 16777216.0f,
+                              0x1.fffffep62f, 0x1p63f, -0x1p63f, 0x1.fffffep63f,
+                              std::numeric_limits<float>::max(), MinDenorm, -MinDenorm, -0.0f,
+                              16777216.0f, -16777218.0f, 3.0f, -3.0f};
+  for (size_t K = 0; K < WantF.size(); ++K)
+    EXPECT_EQ(F[K], WantF[K]) << K;
+  EXPECT_TRUE(std::signbit(F[11]));
+  std::vector<double> WantO = {0x1.fffffffffffffp63, 0x1p53 + 2, 0x1p53, -0x1.fffffffffffffp62};
+  for (size_t K = 0; K < WantO.size(); ++K)
+    EXPECT_EQ(O[K], WantO[K]) << K;
+}
+
 TEST(BuiltinTest, AtomicsGlobalAndLocal) {
   Program P;
   ASSERT_TRUE(P.build(R"(
