@@ -233,6 +233,32 @@ runFrontEnd(Session &S, const std::string &Options, std::optional<BuildOptions> 
   return M;
 }
 
+/// clCompileProgram for OpenCL C and SPIR-V alike: the front end (Front)
+/// alone, its module as bitcode. Argument names stay only with
+/// -cl-kernel-arg-info.
+std::variant<rt::ObjectOutput, rt::BuildFailure> compileObject(
+    const std::string &Options,
+    function_ref<std::unique_ptr<Module>(LLVMContext &, const BuildOptions &, std::string &)>
+        Front) {
+  FirstBuildGuard Guard;
+  return recoverable(
+      CL_COMPILE_PROGRAM_FAILURE, [&]() -> std::variant<rt::ObjectOutput, rt::BuildFailure> {
+        Session S;
+        std::string Log;
+        std::optional<BuildOptions> Opts;
+        auto M = runFrontEnd(
+            S, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE,
+            [&](const BuildOptions &O, std::string &L) { return Front(*S.Context, O, L); });
+        if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
+          return std::move(*Fail);
+        Module &Object = *std::get<std::unique_ptr<Module>>(M);
+        if (!Opts->kernelArgInfo())
+          for (Function &F : Object)
+            F.setMetadata("kernel_arg_name", nullptr);
+        return rt::ObjectOutput{writeBitcode(Object), Log + S.Sink.Text};
+      });
+}
+
 } // namespace
 
 std::variant<rt::BuildOutput, rt::BuildFailure>
@@ -261,25 +287,9 @@ LlvmProgramCompiler::buildSource(const std::string &Source, const std::string &O
 std::variant<rt::ObjectOutput, rt::BuildFailure>
 LlvmProgramCompiler::compileSource(const std::string &Source, const std::string &Options,
                                    const std::vector<rt::EmbeddedHeader> &Headers) {
-  FirstBuildGuard Guard;
-  return recoverable(
-      CL_COMPILE_PROGRAM_FAILURE, [&]() -> std::variant<rt::ObjectOutput, rt::BuildFailure> {
-        Session S;
-        std::string Log;
-        std::optional<BuildOptions> Opts;
-        auto M =
-            runFrontEnd(S, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS,
-                        CL_COMPILE_PROGRAM_FAILURE, [&](const BuildOptions &O, std::string &L) {
-                          return ClangFrontend::compile(Source, O, *S.Context, L, Headers);
-                        });
-        if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
-          return std::move(*Fail);
-        Module &Object = *std::get<std::unique_ptr<Module>>(M);
-        if (!Opts->kernelArgInfo())
-          for (Function &F : Object)
-            F.setMetadata("kernel_arg_name", nullptr);
-        return rt::ObjectOutput{writeBitcode(Object), Log + S.Sink.Text};
-      });
+  return compileObject(Options, [&](LLVMContext &C, const BuildOptions &O, std::string &L) {
+    return ClangFrontend::compile(Source, O, C, L, Headers);
+  });
 }
 
 std::string LlvmProgramCompiler::checkIL(const std::vector<unsigned char> &IL) {
@@ -329,22 +339,9 @@ LlvmProgramCompiler::buildIL(const rt::IntermediateLanguage &IL, const std::stri
 
 std::variant<rt::ObjectOutput, rt::BuildFailure>
 LlvmProgramCompiler::compileIL(const rt::IntermediateLanguage &IL, const std::string &Options) {
-  FirstBuildGuard Guard;
-  return recoverable(
-      CL_COMPILE_PROGRAM_FAILURE, [&]() -> std::variant<rt::ObjectOutput, rt::BuildFailure> {
-        Session S;
-        std::string Log;
-        std::optional<BuildOptions> Opts;
-        auto M =
-            runFrontEnd(S, Options, Opts, Log, CL_INVALID_COMPILER_OPTIONS,
-                        CL_COMPILE_PROGRAM_FAILURE, [&](const BuildOptions &, std::string &L) {
-                          return SpirvFrontend::translate(IL.Bytes, IL.SpecValues, *S.Context, L);
-                        });
-        if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
-          return std::move(*Fail);
-        return rt::ObjectOutput{writeBitcode(*std::get<std::unique_ptr<Module>>(M)),
-                                Log + S.Sink.Text};
-      });
+  return compileObject(Options, [&](LLVMContext &C, const BuildOptions &, std::string &L) {
+    return SpirvFrontend::translate(IL.Bytes, IL.SpecValues, C, L);
+  });
 }
 
 std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure>
