@@ -4,7 +4,8 @@
 // native_* and half_* forms use the full-precision implementation (allowed:
 // their precision is implementation-defined / at least half's).
 // The functions with a pointer argument (fract, modf, sincos, frexp, remquo,
-// lgamma_r) are in MathPointer.cl, compiled once per address-space set.
+// lgamma_r) are in MathPointer.cl, compiled once per address-space set; the
+// π-scaled trigonometric functions in MathPi.cl.
 #include "BuiltinMacros.h"
 
 #define MATH1(F, BF, BD)                                                                           \
@@ -62,12 +63,6 @@ MATH1(rsqrt, rsqrtF, rsqrtD)
 static float exp10F(float x) { return __builtin_powf(10.0f, x); }
 static double exp10D(double x) { return __builtin_pow(10.0, x); }
 MATH1(exp10, exp10F, exp10D)
-static float sinpiF(float x) { return __builtin_sinf(M_PI_F * x); }
-static double sinpiD(double x) { return __builtin_sin(M_PI * x); }
-MATH1(sinpi, sinpiF, sinpiD)
-static float cospiF(float x) { return __builtin_cosf(M_PI_F * x); }
-static double cospiD(double x) { return __builtin_cos(M_PI * x); }
-MATH1(cospi, cospiF, cospiD)
 
 MATH2(fmin, __builtin_fminf, __builtin_fmin)
 MATH2(fmax, __builtin_fmaxf, __builtin_fmax)
