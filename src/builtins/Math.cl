@@ -5,7 +5,8 @@
 // their precision is implementation-defined / at least half's).
 // The functions with a pointer argument (fract, modf, sincos, frexp, remquo,
 // lgamma_r) are in MathPointer.cl, compiled once per address-space set; the
-// π-scaled trigonometric functions in MathPi.cl.
+// π-scaled trigonometric functions in MathPi.cl; pown, powr and rootn in
+// MathPow.cl.
 #include "BuiltinMacros.h"
 
 #define MATH1(F, BF, BD)                                                                           \
@@ -72,7 +73,6 @@ VEC_BINARY_SCALAR(fmin, double, double, double)
 VEC_BINARY_SCALAR(fmax, double, double, double)
 MATH2(fmod, __builtin_fmodf, __builtin_fmod)
 MATH2(pow, __builtin_powf, __builtin_pow)
-MATH2(powr, __builtin_powf, __builtin_pow)
 MATH2(atan2, __builtin_atan2f, __builtin_atan2)
 MATH2(hypot, __builtin_hypotf, __builtin_hypot)
 MATH2(copysign, __builtin_copysignf, __builtin_copysign)
@@ -103,27 +103,12 @@ static float madF(float a, float b, float c) { return a * b + c; }
 static double madD(double a, double b, double c) { return a * b + c; }
 MATH3(mad, madF, madD)
 
-// pown, rootn, ldexp take an int (vector) second argument.
-#define MATH_INT2(F, BF, BD)                                                                       \
-  OVL float F(float x, int y) { return BF(x, y); }                                                 \
-  OVL double F(double x, int y) { return BD(x, y); }                                               \
-  VEC_BINARY(F, float, float, int)                                                                 \
-  VEC_BINARY(F, double, double, int)
-static float pownF(float x, int n) { return __builtin_powf(x, (float)n); }
-static double pownD(double x, int n) { return __builtin_pow(x, (double)n); }
-MATH_INT2(pown, pownF, pownD)
-static float rootnF(float x, int n) {
-  if (x < 0.0f && (n & 1))
-    return -__builtin_powf(-x, 1.0f / (float)n);
-  return __builtin_powf(x, 1.0f / (float)n);
-}
-static double rootnD(double x, int n) {
-  if (x < 0.0 && (n & 1))
-    return -__builtin_pow(-x, 1.0 / (double)n);
-  return __builtin_pow(x, 1.0 / (double)n);
-}
-MATH_INT2(rootn, rootnF, rootnD)
-MATH_INT2(ldexp, __builtin_ldexpf, __builtin_ldexp)
+// ldexp takes an int (vector) second argument (pown and rootn, which do
+// too, are in MathPow.cl).
+OVL float ldexp(float x, int n) { return __builtin_ldexpf(x, n); }
+OVL double ldexp(double x, int n) { return __builtin_ldexp(x, n); }
+VEC_BINARY(ldexp, float, float, int)
+VEC_BINARY(ldexp, double, double, int)
 VEC_BINARY_SCALAR(ldexp, float, float, int)
 VEC_BINARY_SCALAR(ldexp, double, double, int)
 static int ilogbF(float x) { return __builtin_ilogbf(x); }
