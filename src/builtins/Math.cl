@@ -111,12 +111,33 @@ VEC_BINARY(ldexp, float, float, int)
 VEC_BINARY(ldexp, double, double, int)
 VEC_BINARY_SCALAR(ldexp, float, float, int)
 VEC_BINARY_SCALAR(ldexp, double, double, int)
-static int ilogbF(float x) { return __builtin_ilogbf(x); }
-static int ilogbD(double x) { return __builtin_ilogb(x); }
+// ilogb(0) and ilogb(NaN) are the FP_ILOGB0 and FP_ILOGBNAN of OpenCL C's
+// header (INT_MIN and INT_MAX), not the host libm's (glibc on x86 returns
+// INT_MIN for both).
+static int ilogbF(float x) {
+  if (__builtin_isnan(x))
+    return FP_ILOGBNAN;
+  if (x == 0.0f)
+    return FP_ILOGB0;
+  return __builtin_isinf(x) ? INT_MAX : __builtin_ilogbf(x);
+}
+static int ilogbD(double x) {
+  if (__builtin_isnan(x))
+    return FP_ILOGBNAN;
+  if (x == 0.0)
+    return FP_ILOGB0;
+  return __builtin_isinf(x) ? INT_MAX : __builtin_ilogb(x);
+}
 OVL int ilogb(float x) { return ilogbF(x); }
 OVL int ilogb(double x) { return ilogbD(x); }
 VEC_UNARY(ilogb, int, float)
 VEC_UNARY(ilogb, int, double)
+
+// nan(nancode): a quiet NaN carrying the code's low bits in its significand.
+OVL float nan(uint c) { return as_float(0x7fc00000u | (c & 0x003fffffu)); }
+OVL double nan(ulong c) { return as_double(0x7ff8000000000000ul | (c & 0x0007fffffffffffful)); }
+VEC_UNARY(nan, float, uint)
+VEC_UNARY(nan, double, ulong)
 
 // native_* and half_* (float only).
 #define NATIVE1(F, BF)                                                                             \
