@@ -48,10 +48,12 @@
     return __builtin_fma##SUF(Lo, __builtin_fma##SUF(Tn, Tn, (T)1), Tn);                           \
   }                                                                                                \
   /* a/π: the product with 1/π = INV_PI_HI + INV_PI_LO, its error kept. */                         \
+  /* A zero result keeps a's sign (-0 + +0 would be +0). */                                        \
   static INL T divPi##TS(T a) {                                                                    \
     T P = a * INV_PI_HI;                                                                           \
     T E = __builtin_fma##SUF(a, INV_PI_HI, -P);                                                    \
-    return P + __builtin_fma##SUF(a, INV_PI_LO, E);                                                \
+    T R = P + __builtin_fma##SUF(a, INV_PI_LO, E);                                                 \
+    return R == (T)0 ? __builtin_copysign##SUF(R, a) : R;                                          \
   }                                                                                                \
                                                                                                    \
   /* sinpi(n + r) = (-1)^n sin(π r); zeros take x's sign (+0 for positive */                       \
