@@ -78,3 +78,9 @@ OVL float powr(float x, float y) { return powrF(x, y); }
 OVL double powr(double x, double y) { return powrD(x, y); }
 VEC_BINARY(powr, float, float, float)
 VEC_BINARY(powr, double, double, double)
+// half_powr and native_powr share powr's special cases (their precision is
+// implementation-defined or half's, but not their edge cases).
+OVL float half_powr(float x, float y) { return powrF(x, y); }
+OVL float native_powr(float x, float y) { return powrF(x, y); }
+VEC_BINARY(half_powr, float, float, float)
+VEC_BINARY(native_powr, float, float, float)
