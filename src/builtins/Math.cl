@@ -4,7 +4,9 @@
 // native_* and half_* forms use the full-precision implementation (allowed:
 // their precision is implementation-defined / at least half's).
 // The functions with a pointer argument (fract, modf, sincos, frexp, remquo,
-// lgamma_r) are in MathPointer.cl, compiled once per address-space set.
+// lgamma_r) are in MathPointer.cl, compiled once per address-space set; the
+// π-scaled trigonometric functions in MathPi.cl; pown, powr and rootn in
+// MathPow.cl.
 #include "BuiltinMacros.h"
 
 #define MATH1(F, BF, BD)                                                                           \
@@ -50,24 +52,42 @@ MATH1(tanh, __builtin_tanhf, __builtin_tanh)
 MATH1(asinh, __builtin_asinhf, __builtin_asinh)
 MATH1(acosh, __builtin_acoshf, __builtin_acosh)
 MATH1(atanh, __builtin_atanhf, __builtin_atanh)
-MATH1(cbrt, __builtin_cbrtf, __builtin_cbrt)
 MATH1(erf, __builtin_erff, __builtin_erf)
 MATH1(erfc, __builtin_erfcf, __builtin_erfc)
 MATH1(tgamma, __builtin_tgammaf, __builtin_tgamma)
 MATH1(lgamma, __builtin_lgammaf, __builtin_lgamma)
 
+// glibc's cbrt misses the 2 ulp bound for some subnormal x (the CTS finds
+// 2.17 ulp). One Newton step r - (r^3 - x)/(3r^2) from its result, with r^3
+// formed exactly as R3 + R3Lo (fma), leaves about half an ulp. x is first
+// scaled by 2^±600 (cube root 2^±200) when far from 1, so that r^3 neither
+// overflows nor loses R3Lo to underflow. R3 - S is exact (Sterbenz).
+static double cbrtD(double x) {
+#pragma OPENCL FP_CONTRACT OFF
+  double Ax = __builtin_fabs(x);
+  if (!__builtin_isfinite(x) || x == 0.0)
+    return x;
+  double Scale = 1.0, S = Ax;
+  if (Ax < 0x1p-900) {
+    S = Ax * 0x1p600;
+    Scale = 0x1p-200;
+  } else if (Ax > 0x1p900) {
+    S = Ax * 0x1p-600;
+    Scale = 0x1p200;
+  }
+  double R = __builtin_cbrt(S);
+  double R2 = R * R, R2Lo = __builtin_fma(R, R, -R2);
+  double R3 = R2 * R, R3Lo = __builtin_fma(R2, R, -R3) + R2Lo * R;
+  R -= ((R3 - S) + R3Lo) / (3.0 * R2);
+  return __builtin_copysign(R * Scale, x);
+}
+MATH1(cbrt, __builtin_cbrtf, cbrtD)
 static float rsqrtF(float x) { return 1.0f / __builtin_sqrtf(x); }
 static double rsqrtD(double x) { return 1.0 / __builtin_sqrt(x); }
 MATH1(rsqrt, rsqrtF, rsqrtD)
 static float exp10F(float x) { return __builtin_powf(10.0f, x); }
 static double exp10D(double x) { return __builtin_pow(10.0, x); }
 MATH1(exp10, exp10F, exp10D)
-static float sinpiF(float x) { return __builtin_sinf(M_PI_F * x); }
-static double sinpiD(double x) { return __builtin_sin(M_PI * x); }
-MATH1(sinpi, sinpiF, sinpiD)
-static float cospiF(float x) { return __builtin_cosf(M_PI_F * x); }
-static double cospiD(double x) { return __builtin_cos(M_PI * x); }
-MATH1(cospi, cospiF, cospiD)
 
 MATH2(fmin, __builtin_fminf, __builtin_fmin)
 MATH2(fmax, __builtin_fmaxf, __builtin_fmax)
@@ -77,7 +97,6 @@ VEC_BINARY_SCALAR(fmin, double, double, double)
 VEC_BINARY_SCALAR(fmax, double, double, double)
 MATH2(fmod, __builtin_fmodf, __builtin_fmod)
 MATH2(pow, __builtin_powf, __builtin_pow)
-MATH2(powr, __builtin_powf, __builtin_pow)
 MATH2(atan2, __builtin_atan2f, __builtin_atan2)
 MATH2(hypot, __builtin_hypotf, __builtin_hypot)
 MATH2(copysign, __builtin_copysignf, __builtin_copysign)
@@ -108,37 +127,44 @@ static float madF(float a, float b, float c) { return a * b + c; }
 static double madD(double a, double b, double c) { return a * b + c; }
 MATH3(mad, madF, madD)
 
-// pown, rootn, ldexp take an int (vector) second argument.
-#define MATH_INT2(F, BF, BD)                                                                       \
-  OVL float F(float x, int y) { return BF(x, y); }                                                 \
-  OVL double F(double x, int y) { return BD(x, y); }                                               \
-  VEC_BINARY(F, float, float, int)                                                                 \
-  VEC_BINARY(F, double, double, int)
-static float pownF(float x, int n) { return __builtin_powf(x, (float)n); }
-static double pownD(double x, int n) { return __builtin_pow(x, (double)n); }
-MATH_INT2(pown, pownF, pownD)
-static float rootnF(float x, int n) {
-  if (x < 0.0f && (n & 1))
-    return -__builtin_powf(-x, 1.0f / (float)n);
-  return __builtin_powf(x, 1.0f / (float)n);
-}
-static double rootnD(double x, int n) {
-  if (x < 0.0 && (n & 1))
-    return -__builtin_pow(-x, 1.0 / (double)n);
-  return __builtin_pow(x, 1.0 / (double)n);
-}
-MATH_INT2(rootn, rootnF, rootnD)
-MATH_INT2(ldexp, __builtin_ldexpf, __builtin_ldexp)
+// ldexp takes an int (vector) second argument (pown and rootn, which do
+// too, are in MathPow.cl).
+OVL float ldexp(float x, int n) { return __builtin_ldexpf(x, n); }
+OVL double ldexp(double x, int n) { return __builtin_ldexp(x, n); }
+VEC_BINARY(ldexp, float, float, int)
+VEC_BINARY(ldexp, double, double, int)
 VEC_BINARY_SCALAR(ldexp, float, float, int)
 VEC_BINARY_SCALAR(ldexp, double, double, int)
-static int ilogbF(float x) { return __builtin_ilogbf(x); }
-static int ilogbD(double x) { return __builtin_ilogb(x); }
+// ilogb(0) and ilogb(NaN) are the FP_ILOGB0 and FP_ILOGBNAN of OpenCL C's
+// header (INT_MIN and INT_MAX), not the host libm's (glibc on x86 returns
+// INT_MIN for both).
+static int ilogbF(float x) {
+  if (__builtin_isnan(x))
+    return FP_ILOGBNAN;
+  if (x == 0.0f)
+    return FP_ILOGB0;
+  return __builtin_isinf(x) ? INT_MAX : __builtin_ilogbf(x);
+}
+static int ilogbD(double x) {
+  if (__builtin_isnan(x))
+    return FP_ILOGBNAN;
+  if (x == 0.0)
+    return FP_ILOGB0;
+  return __builtin_isinf(x) ? INT_MAX : __builtin_ilogb(x);
+}
 OVL int ilogb(float x) { return ilogbF(x); }
 OVL int ilogb(double x) { return ilogbD(x); }
 VEC_UNARY(ilogb, int, float)
 VEC_UNARY(ilogb, int, double)
 
-// native_* and half_* (float only).
+// nan(nancode): a quiet NaN carrying the code's low bits in its significand.
+OVL float nan(uint c) { return as_float(0x7fc00000u | (c & 0x003fffffu)); }
+OVL double nan(ulong c) { return as_double(0x7ff8000000000000ul | (c & 0x0007fffffffffffful)); }
+VEC_UNARY(nan, float, uint)
+VEC_UNARY(nan, double, ulong)
+
+// native_* and half_* (float only); native_powr and half_powr are in
+// MathPow.cl with powr.
 #define NATIVE1(F, BF)                                                                             \
   OVL float native_##F(float x) { return BF(x); }                                                  \
   VEC_UNARY(native_##F, float, float)                                                              \
@@ -163,5 +189,4 @@ NATIVE1(exp10, exp10F)
 NATIVE1(log, __builtin_logf)
 NATIVE1(log2, __builtin_log2f)
 NATIVE1(log10, __builtin_log10f)
-NATIVE2(powr, __builtin_powf)
 NATIVE2(divide, divideF)

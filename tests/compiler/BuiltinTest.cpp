@@ -720,6 +720,123 @@ template <typename T> void checkMathPointer(const std::string &Std, int Width) {
 
 } // namespace
 
+// The π-scaled trigonometric functions reduce x exactly: sinpi(1e7f + 0.5f)
+// is sinpi(1e7f) = +0 (1e7f + 0.5f rounds to 1e7f), 2^22 + 1/2 is a quarter
+// period past an even integer. Zeros and infinities take the signs of
+// OpenCL C 7.5.1. Vector forms are exercised too.
+TEST(BuiltinTest, PiScaledTrigonometry) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global float *f, global double *d) {
+      float4 s = sinpi((float4)(1e7f + 0.5f, 0x1p22f + 0.5f, -3.0f, 0.25f));
+      float4 c = cospi((float4)(2.5f, 1e7f + 1.0f, -0x1p22f - 0.5f, 0x1p30f));
+      float4 t = tanpi((float4)(0.5f, 1.5f, -3.0f, -2.0f));
+      f[0] = s.x; f[1] = s.y; f[2] = s.z; f[3] = s.w;
+      f[4] = c.x; f[5] = c.y; f[6] = c.z; f[7] = c.w;
+      f[8] = t.x; f[9] = t.y; f[10] = t.z; f[11] = t.w;
+      f[12] = asinpi(1.0f); f[13] = acospi(-1.0f); f[14] = atanpi(-INFINITY);
+      f[15] = atan2pi(0.0f, -1.0f); f[16] = atan2pi(-0.0f, -1.0f);
+      f[17] = acospi(0.5f); f[18] = tanpi(0.1f); f[19] = sinpi(-0x1p-149f);
+      f[20] = asinpi(-0.0f); f[21] = atan2pi(-1.0f, INFINITY);
+      double2 sd = sinpi((double2)(0x1p51 + 0.5, -7.0));
+      d[0] = sd.x; d[1] = sd.y;
+      d[2] = cospi(0x1p52 + 1.0); d[3] = tanpi(-2.5); d[4] = atan2pi(-1.0, 0.0);
+      d[5] = asinpi(0.5); d[6] = sinpi(1.0 / 3);
+    })"));
+  std::vector<float> F(22);
+  std::vector<double> D(7);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(F.data()), Arg::pointer(D.data())}));
+  const float Inf = INFINITY;
+  const std::vector<float> Exact = {0.0f, 1.0f, -0.0f, 0, 0.0f, -1.0f, 0.0f, 1.0f,
+                                    Inf,  -Inf, 0.0f,  -0.0f, 0.5f, 1.0f, -0.5f, 1.0f, -1.0f};
+  for (size_t I = 0; I < Exact.size(); ++I) {
+    if (I == 3) // sinpi(0.25f), checked below
+      continue;
+    EXPECT_TRUE(sameValue(F[I], Exact[I])) << "f[" << I << "] = " << F[I];
+  }
+  const long double Pi = 3.141592653589793238462643383279502884L;
+  EXPECT_LE(ulpDistance(F[3], float(std::sqrt(0.5L))), 1);
+  EXPECT_LE(ulpDistance(F[17], float(1.0L / 3)), 2);
+  EXPECT_LE(ulpDistance(F[18], float(std::tan(Pi / 10))), 2);
+  EXPECT_TRUE(sameValue(F[19], -0x1.8p-148f)) << F[19]; // -π·2^-149 rounds to -3·2^-149
+  EXPECT_TRUE(sameValue(F[20], -0.0f) && sameValue(F[21], -0.0f)) << F[20] << " " << F[21];
+  const std::vector<double> ExactD = {1.0, -0.0, -1.0, -INFINITY, -0.5, 1.0 / 6};
+  for (size_t I = 0; I < 5; ++I)
+    EXPECT_TRUE(sameValue(D[I], ExactD[I])) << "d[" << I << "] = " << D[I];
+  EXPECT_LE(ulpDistance(D[5], 1.0 / 6), 2);
+  EXPECT_LE(ulpDistance(D[6], double(std::sqrt(0.75L))), 2);
+}
+
+// pown with |n| >= 2^24 (where (float)n rounds: 2^25 + 1 would become the
+// even 2^25 and lose the sign), pown(x, 0) = 1 for every x, rootn against
+// long double (pow(x, 1/n) is ~7 ulp off here), and the special cases of
+// rootn and powr.
+TEST(BuiltinTest, PownRootnPowr) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global float *f, global double *d) {
+      float X = -(1.0f + 0x1p-23f);
+      f[0] = pown(X, 0x2000001);
+      f[1] = pown(X, -0x2000001);
+      float4 z = pown((float4)(NAN, INFINITY, 0.0f, -0.0f), 0);
+      f[2] = z.x; f[3] = z.y; f[4] = z.z; f[5] = z.w;
+      f[6] = rootn(-8.0f, 3); f[7] = rootn(-8.0f, 2); f[8] = rootn(2.0f, 0);
+      f[9] = rootn(-0.0f, 3); f[10] = rootn(-0.0f, -3); f[11] = rootn(-0.0f, 4);
+      f[12] = rootn(0x1.8p-120f, 3); f[13] = rootn(-INFINITY, -5);
+      float4 r = powr((float4)(-1.0f, 0.0f, INFINITY, 1.0f), (float4)(2.0f, 0.0f, 0.0f, INFINITY));
+      f[14] = r.x; f[15] = r.y; f[16] = r.z; f[17] = r.w;
+      f[18] = powr(-0.0f, 3.0f); f[19] = powr(2.0f, 10.0f);
+      d[0] = pown(-(1.0 + 0x1p-52), 0x7fffffff); d[1] = rootn(-27.0, 3);
+      d[2] = rootn(0x1.8p-1000, 7); d[3] = powr(-2.0, 2.0); d[4] = rootn(-1.0, -2);
+    })"));
+  std::vector<float> F(20);
+  std::vector<double> D(5);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(F.data()), Arg::pointer(D.data())}));
+  const long double X = -(1.0L + 0x1p-23L);
+  EXPECT_LE(ulpDistance(F[0], float(std::pow(X, 0x2000001L))), 2) << F[0];
+  EXPECT_LE(ulpDistance(F[1], float(std::pow(X, -0x2000001L))), 2) << F[1];
+  for (int I = 2; I < 6; ++I)
+    EXPECT_TRUE(sameValue(F[I], 1.0f)) << "pown(x, 0): " << F[I];
+  EXPECT_TRUE(sameValue(F[6], -2.0f)) << F[6];
+  EXPECT_TRUE(std::isnan(F[7]) && std::isnan(F[8]));
+  EXPECT_TRUE(sameValue(F[9], -0.0f) && sameValue(F[10], -INFINITY) && sameValue(F[11], 0.0f));
+  EXPECT_LE(ulpDistance(F[12], float(std::cbrt(0x1.8p-120L))), 2) << F[12];
+  EXPECT_TRUE(sameValue(F[13], -0.0f));
+  for (int I = 14; I < 18; ++I)
+    EXPECT_TRUE(std::isnan(F[I])) << "powr special case " << I << ": " << F[I];
+  EXPECT_TRUE(sameValue(F[18], 0.0f) && sameValue(F[19], 1024.0f));
+  EXPECT_LE(ulpDistance(D[0], double(std::pow(-(1.0L + 0x1p-52L), 0x7fffffffL))), 2);
+  EXPECT_TRUE(sameValue(D[1], -3.0));
+  EXPECT_LE(ulpDistance(D[2], double(std::pow(0x1.8p-1000L, 1.0L / 7))), 2);
+  EXPECT_TRUE(std::isnan(D[3]) && std::isnan(D[4]));
+}
+
+// nan() keeps the code in the significand of a quiet NaN; ilogb(0) and
+// ilogb(NaN) are the header's FP_ILOGB0 (INT_MIN) and FP_ILOGBNAN (INT_MAX).
+TEST(BuiltinTest, NanAndIlogb) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global uint *u, global ulong *ul, global int *i) {
+      uint4 n = as_uint4(nan((uint4)(0x7fffffu, 0u, 1u, 0x123u)));
+      u[0] = n.x; u[1] = n.y; u[2] = n.z; u[3] = n.w;
+      ul[0] = as_ulong(nan(1ul));
+      ul[1] = as_ulong(nan((ulong2)(0xfffffffffffful, 0)).x);
+      i[0] = ilogb(0.0f); i[1] = ilogb(NAN); i[2] = ilogb(INFINITY); i[3] = ilogb(0x1p-149f);
+      i[4] = ilogb(-0.0); i[5] = ilogb((double)NAN); i[6] = ilogb(0x1p-1074);
+      i[7] = i[0] == FP_ILOGB0 && i[1] == FP_ILOGBNAN && i[4] == FP_ILOGB0 && i[5] == FP_ILOGBNAN;
+    })"));
+  std::vector<uint32_t> U(4);
+  std::vector<uint64_t> UL(2);
+  std::vector<int32_t> I(8);
+  ASSERT_TRUE(P.run("k", range1(1, 1),
+                    {Arg::pointer(U.data()), Arg::pointer(UL.data()), Arg::pointer(I.data())}));
+  EXPECT_EQ(U, (std::vector<uint32_t>{0x7fffffffu, 0x7fc00000u, 0x7fc00001u, 0x7fc00123u}));
+  EXPECT_EQ(UL[0], 0x7ff8000000000001ull);
+  EXPECT_EQ(UL[1], 0x7ff8ffffffffffffull);
+  EXPECT_EQ(I, (std::vector<int32_t>{INT32_MIN, INT32_MAX, INT32_MAX, -149, INT32_MIN, INT32_MAX,
+                                     -1074, 1}));
+}
+
 TEST(BuiltinTest, MathWithPointerNamedAddressSpaces) {
   for (int Width : {1, 2, 4, 16})
     checkMathPointer<float>("-cl-std=CL1.2", Width);
