@@ -1,6 +1,6 @@
 // ORC JIT of a built program. One LLJIT per program keeps programs
 // independent (release = destroy the JIT); symbols the program does not
-// define (libm's sinf, ...) resolve against the host process.
+// define resolve against the host process and libm (sinf, ...).
 #include "compiler/JitExecutable.h"
 
 #include "compiler/WorkItemFunction.h"
@@ -35,6 +35,17 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
     return nullptr;
   }
   Exe->Jit->getMainJITDylib().addGenerator(std::move(*Generator));
+  // libm's functions (the builtins call sinf, pow, ...) must resolve even
+  // when the application does not link libm: the ICD loader opens us
+  // RTLD_LOCAL, and libm loaded as our dependency is then invisible to the
+  // process-wide search above.
+  auto Libm = orc::DynamicLibrarySearchGenerator::Load(
+      "libm.so.6", Exe->Jit->getDataLayout().getGlobalPrefix());
+  if (!Libm) {
+    Log += "error: cannot load libm: " + toString(Libm.takeError()) + "\n";
+    return nullptr;
+  }
+  Exe->Jit->getMainJITDylib().addGenerator(std::move(*Libm));
   if (Error E = Exe->Jit->addIRModule(std::move(M))) {
     Log += "error: cannot add the program to the JIT: " + toString(std::move(E)) + "\n";
     return nullptr;
