@@ -39,8 +39,8 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
   // when the application does not link libm: the ICD loader opens us
   // RTLD_LOCAL, and libm loaded as our dependency is then invisible to the
   // process-wide search above.
-  auto Libm = orc::DynamicLibrarySearchGenerator::Load(
-      "libm.so.6", Exe->Jit->getDataLayout().getGlobalPrefix());
+  auto Libm = orc::DynamicLibrarySearchGenerator::Load("libm.so.6",
+                                                       Exe->Jit->getDataLayout().getGlobalPrefix());
   if (!Libm) {
     Log += "error: cannot load libm: " + toString(Libm.takeError()) + "\n";
     return nullptr;
