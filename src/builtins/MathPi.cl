@@ -22,13 +22,13 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 // T: the type, TS: suffix of the scalar cores, SUF: of clang's builtins.
-#define PI_CORES(T, TS, SUF, PI_HI, PI_LO, INV_PI_HI, INV_PI_LO)                                    \
+#define PI_CORES(T, TS, SUF, PI_HI, PI_LO, INV_PI_HI, INV_PI_LO)                                   \
   /* n is odd; n is an integer (or inf/NaN, which count as even). */                               \
   static INL bool isOdd##TS(T n) {                                                                 \
     T Half = n * (T)0.5;                                                                           \
     return __builtin_rint##SUF(Half) != Half;                                                      \
   }                                                                                                \
-  /* sin(π·a), cos(π·a) and tan(π·a) for 0 <= a <= 1/4. */                                        \
+  /* sin(pi*a), cos(pi*a) and tan(pi*a) for 0 <= a <= 1/4. */                                      \
   static INL T sinPiSmall##TS(T a) {                                                               \
     T Hi = PI_HI * a;                                                                              \
     T Lo = __builtin_fma##SUF(PI_HI, a, -Hi) + PI_LO * a;                                          \
@@ -47,7 +47,7 @@
     T Tn = __builtin_tan##SUF(Hi);                                                                 \
     return __builtin_fma##SUF(Lo, __builtin_fma##SUF(Tn, Tn, (T)1), Tn);                           \
   }                                                                                                \
-  /* a/π: the product with 1/π = INV_PI_HI + INV_PI_LO, its error kept. */                         \
+  /* a/pi: the product with 1/pi = INV_PI_HI + INV_PI_LO, its error kept. */                       \
   /* A zero result keeps a's sign (-0 + +0 would be +0). */                                        \
   static INL T divPi##TS(T a) {                                                                    \
     T P = a * INV_PI_HI;                                                                           \
@@ -56,7 +56,7 @@
     return R == (T)0 ? __builtin_copysign##SUF(R, a) : R;                                          \
   }                                                                                                \
                                                                                                    \
-  /* sinpi(n + r) = (-1)^n sin(π r); zeros take x's sign (+0 for positive */                       \
+  /* sinpi(n + r) = (-1)^n sin(pi r); zeros take x's sign (+0 for positive */                      \
   /* integers, -0 for negative ones). inf and NaN give r = NaN. */                                 \
   static INL T sinpi##TS(T x) {                                                                    \
     T N = __builtin_rint##SUF(x);                                                                  \
@@ -68,13 +68,13 @@
       return __builtin_copysign##SUF((T)0, x);                                                     \
     return isOdd##TS(N) ? -S : S;                                                                  \
   }                                                                                                \
-  /* cospi(n + r) = (-1)^n cos(π r); its zeros (|r| = 1/2) are all +0. */                          \
+  /* cospi(n + r) = (-1)^n cos(pi r); its zeros (|r| = 1/2) are all +0. */                         \
   static INL T cospi##TS(T x) {                                                                    \
     T A = __builtin_fabs##SUF(x - __builtin_rint##SUF(x));                                         \
     T C = A <= (T)0.25 ? cosPiSmall##TS(A) : sinPiSmall##TS((T)0.5 - A);                           \
     return isOdd##TS(__builtin_rint##SUF(x)) && C != (T)0 ? -C : C;                                \
   }                                                                                                \
-  /* tanpi(n + r) = tan(π r), 1/tan(π (1/2 - |r|)) past 1/4, which is +inf */                      \
+  /* tanpi(n + r) = tan(pi r), 1/tan(pi (1/2 - |r|)) past 1/4, which is +inf */                    \
   /* at |r| = 1/2 and takes r's sign. tanpi(n) = copysign(0, n) for even n, */                     \
   /* copysign(0, -n) for odd n. */                                                                 \
   static INL T tanpi##TS(T x) {                                                                    \

@@ -56,7 +56,7 @@ static INL double pownD(double x, int n) { return __builtin_pow(x, (double)n); }
     T Hi = (T)1 / N;                                                                               \
     T Lo = __builtin_fma##SUF(-Hi, N, (T)1) / N;                                                   \
     /* Hi != 0, so 0, inf and NaN follow pow: +0 or +inf, then n's sign. */                        \
-    /* The correction needs a finite log and a finite R (inf·0 is NaN). */                         \
+    /* The correction needs a finite log and a finite R (inf*0 is NaN). */                         \
     T R = __builtin_pow##SUF(Ax, Hi);                                                              \
     if (__builtin_isfinite(Ax) && Ax != (T)0 && __builtin_isfinite(R))                             \
       R = __builtin_fma##SUF(R, Lo * __builtin_log##SUF(Ax), R);                                   \

@@ -1,8 +1,8 @@
 // ORC JIT of a built program. One LLJIT per program keeps programs
 // independent (release = destroy the JIT); symbols the program does not
-// define (libm's sinf, ...) resolve against the host process. The JIT links
-// object code, not IR: a fresh build generates it (compile), a cached build
-// reads it from the disk cache, and both take the same path from there.
+// define resolve against the host process and libm (sinf, ...). The JIT
+// links object code, not IR: a fresh build generates it (compile), a cached
+// build reads it from the disk cache, and both take the same path from there.
 #include "compiler/JitExecutable.h"
 
 #include "compiler/WorkItemFunction.h"
@@ -39,6 +39,17 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
     return nullptr;
   }
   Exe->Jit->getMainJITDylib().addGenerator(std::move(*Generator));
+  // libm's functions (the builtins call sinf, pow, ...) must resolve even
+  // when the application does not link libm: the ICD loader opens us
+  // RTLD_LOCAL, and libm loaded as our dependency is then invisible to the
+  // process-wide search above.
+  auto Libm = orc::DynamicLibrarySearchGenerator::Load("libm.so.6",
+                                                       Exe->Jit->getDataLayout().getGlobalPrefix());
+  if (!Libm) {
+    Log += "error: cannot load libm: " + toString(Libm.takeError()) + "\n";
+    return nullptr;
+  }
+  Exe->Jit->getMainJITDylib().addGenerator(std::move(*Libm));
   auto Buffer = MemoryBuffer::getMemBufferCopy(
       StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), "weft-program");
   if (Error E = Exe->Jit->addObjectFile(std::move(Buffer))) {

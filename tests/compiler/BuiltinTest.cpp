@@ -747,8 +747,8 @@ TEST(BuiltinTest, PiScaledTrigonometry) {
   std::vector<double> D(7);
   ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(F.data()), Arg::pointer(D.data())}));
   const float Inf = INFINITY;
-  const std::vector<float> Exact = {0.0f, 1.0f, -0.0f, 0, 0.0f, -1.0f, 0.0f, 1.0f,
-                                    Inf,  -Inf, 0.0f,  -0.0f, 0.5f, 1.0f, -0.5f, 1.0f, -1.0f};
+  const std::vector<float> Exact = {0.0f, 1.0f, -0.0f, 0,    0.0f, -1.0f, 0.0f, 1.0f, Inf,
+                                    -Inf, 0.0f, -0.0f, 0.5f, 1.0f, -0.5f, 1.0f, -1.0f};
   for (size_t I = 0; I < Exact.size(); ++I) {
     if (I == 3) // sinpi(0.25f), checked below
       continue;
