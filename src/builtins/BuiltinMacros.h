@@ -47,6 +47,29 @@
     return (T##16)(F(x.lo, y.lo, z.lo), F(x.hi, y.hi, z.hi));                                      \
   }
 
+// A float and a double function F with bodies BF and BD, and their vectors:
+// one, two or three arguments of the type, or (MATH_INT2) the type and an int.
+#define MATH1(F, BF, BD)                                                                           \
+  OVL float F(float x) { return BF(x); }                                                           \
+  OVL double F(double x) { return BD(x); }                                                         \
+  VEC_UNARY(F, float, float)                                                                       \
+  VEC_UNARY(F, double, double)
+#define MATH2(F, BF, BD)                                                                           \
+  OVL float F(float x, float y) { return BF(x, y); }                                               \
+  OVL double F(double x, double y) { return BD(x, y); }                                            \
+  VEC_BINARY(F, float, float, float)                                                               \
+  VEC_BINARY(F, double, double, double)
+#define MATH3(F, BF, BD)                                                                           \
+  OVL float F(float x, float y, float z) { return BF(x, y, z); }                                   \
+  OVL double F(double x, double y, double z) { return BD(x, y, z); }                               \
+  VEC_TERNARY(F, float)                                                                            \
+  VEC_TERNARY(F, double)
+#define MATH_INT2(F, BF, BD)                                                                       \
+  OVL float F(float x, int n) { return BF(x, n); }                                                 \
+  OVL double F(double x, int n) { return BD(x, n); }                                               \
+  VEC_BINARY(F, float, float, int)                                                                 \
+  VEC_BINARY(F, double, double, int)
+
 // Apply M(T) to every integer scalar type, or M(T, UT) with its unsigned twin.
 #define FOR_INT_TYPES(M) M(char) M(uchar) M(short) M(ushort) M(int) M(uint) M(long) M(ulong)
 #define FOR_INT_TYPES_U(M)                                                                         \

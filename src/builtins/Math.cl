@@ -9,22 +9,6 @@
 // MathPow.cl.
 #include "BuiltinMacros.h"
 
-#define MATH1(F, BF, BD)                                                                           \
-  OVL float F(float x) { return BF(x); }                                                           \
-  OVL double F(double x) { return BD(x); }                                                         \
-  VEC_UNARY(F, float, float)                                                                       \
-  VEC_UNARY(F, double, double)
-#define MATH2(F, BF, BD)                                                                           \
-  OVL float F(float x, float y) { return BF(x, y); }                                               \
-  OVL double F(double x, double y) { return BD(x, y); }                                            \
-  VEC_BINARY(F, float, float, float)                                                               \
-  VEC_BINARY(F, double, double, double)
-#define MATH3(F, BF, BD)                                                                           \
-  OVL float F(float x, float y, float z) { return BF(x, y, z); }                                   \
-  OVL double F(double x, double y, double z) { return BD(x, y, z); }                               \
-  VEC_TERNARY(F, float)                                                                            \
-  VEC_TERNARY(F, double)
-
 MATH1(sqrt, __builtin_sqrtf, __builtin_sqrt)
 MATH1(fabs, __builtin_fabsf, __builtin_fabs)
 MATH1(floor, __builtin_floorf, __builtin_floor)
@@ -129,10 +113,7 @@ MATH3(mad, madF, madD)
 
 // ldexp takes an int (vector) second argument (pown and rootn, which do
 // too, are in MathPow.cl).
-OVL float ldexp(float x, int n) { return __builtin_ldexpf(x, n); }
-OVL double ldexp(double x, int n) { return __builtin_ldexp(x, n); }
-VEC_BINARY(ldexp, float, float, int)
-VEC_BINARY(ldexp, double, double, int)
+MATH_INT2(ldexp, __builtin_ldexpf, __builtin_ldexp)
 VEC_BINARY_SCALAR(ldexp, float, float, int)
 VEC_BINARY_SCALAR(ldexp, double, double, int)
 // ilogb(0) and ilogb(NaN) are the FP_ILOGB0 and FP_ILOGBNAN of OpenCL C's

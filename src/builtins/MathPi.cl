@@ -95,20 +95,10 @@ PI_CORES(float, F, f, 0x1.921fb6p+1f, -0x1.777a5cp-24f, 0x1.45f306p-2f, 0x1.b939
 PI_CORES(double, D, , 0x1.921fb54442d18p+1, 0x1.1a62633145c07p-53, 0x1.45f306dc9c883p-2,
          -0x1.6b01ec5417056p-56)
 
-#define PI_UNARY(FN)                                                                               \
-  OVL float FN(float x) { return FN##F(x); }                                                       \
-  OVL double FN(double x) { return FN##D(x); }                                                     \
-  VEC_UNARY(FN, float, float)                                                                      \
-  VEC_UNARY(FN, double, double)
-
-PI_UNARY(sinpi)
-PI_UNARY(cospi)
-PI_UNARY(tanpi)
-PI_UNARY(asinpi)
-PI_UNARY(acospi)
-PI_UNARY(atanpi)
-
-OVL float atan2pi(float y, float x) { return atan2piF(y, x); }
-OVL double atan2pi(double y, double x) { return atan2piD(y, x); }
-VEC_BINARY(atan2pi, float, float, float)
-VEC_BINARY(atan2pi, double, double, double)
+MATH1(sinpi, sinpiF, sinpiD)
+MATH1(cospi, cospiF, cospiD)
+MATH1(tanpi, tanpiF, tanpiD)
+MATH1(asinpi, asinpiF, asinpiD)
+MATH1(acospi, acospiF, acospiD)
+MATH1(atanpi, atanpiF, atanpiD)
+MATH2(atan2pi, atan2piF, atan2piD)

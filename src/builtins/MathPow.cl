@@ -66,18 +66,9 @@ static INL double pownD(double x, int n) { return __builtin_pow(x, (double)n); }
 POW_CORES(float, F, f, uint, 0x7fc00000u)
 POW_CORES(double, D, , ulong, 0x7ff8000000000000ul)
 
-OVL float pown(float x, int n) { return pownF(x, n); }
-OVL double pown(double x, int n) { return pownD(x, n); }
-VEC_BINARY(pown, float, float, int)
-VEC_BINARY(pown, double, double, int)
-OVL float rootn(float x, int n) { return rootnF(x, n); }
-OVL double rootn(double x, int n) { return rootnD(x, n); }
-VEC_BINARY(rootn, float, float, int)
-VEC_BINARY(rootn, double, double, int)
-OVL float powr(float x, float y) { return powrF(x, y); }
-OVL double powr(double x, double y) { return powrD(x, y); }
-VEC_BINARY(powr, float, float, float)
-VEC_BINARY(powr, double, double, double)
+MATH_INT2(pown, pownF, pownD)
+MATH_INT2(rootn, rootnF, rootnD)
+MATH2(powr, powrF, powrD)
 // half_powr and native_powr share powr's special cases (their precision is
 // implementation-defined or half's, but not their edge cases).
 OVL float half_powr(float x, float y) { return powrF(x, y); }
