@@ -69,7 +69,7 @@ std::string extensionArg() {
 std::unique_ptr<llvm::Module>
 ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm::LLVMContext &Ctx,
                        std::string &Log, const std::vector<rt::EmbeddedHeader> &Headers,
-                       std::vector<std::string> *ReadFiles) {
+                       std::vector<std::pair<std::string, std::string>> *ReadFiles) {
   std::vector<std::string> Args = {"-triple",
                                    "spir64-unknown-unknown",
                                    "-emit-llvm",
@@ -160,13 +160,14 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
       const clang::FileEntry *File = It->getFirst();
       // Remapped buffers (the input, the prelude, embedded headers) are not
       // read from disk; Clang's own headers belong to the compiler.
-      if (SM.isFileOverridden(File) ||
-          File->getName().startswith(ResourceDir))
+      if (SM.isFileOverridden(File) || File->getName().startswith(ResourceDir))
         continue;
       llvm::SmallString<256> Path(File->tryGetRealPathName());
       if (Path.empty())
         Path = File->getName();
-      ReadFiles->push_back(std::string(Path.str()));
+      llvm::Optional<llvm::MemoryBufferRef> Contents = SM.getMemoryBufferForFileOrNone(File);
+      ReadFiles->emplace_back(std::string(Path.str()),
+                              Contents ? Contents->getBuffer().str() : std::string());
     }
   }
   std::unique_ptr<llvm::Module> M = Action.takeModule();

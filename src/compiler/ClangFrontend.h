@@ -24,11 +24,12 @@ public:
   /// Compiles Source; returns nullptr on error. Diagnostics (warnings too)
   /// are appended to Log. Headers are visible to #include by name. If
   /// ReadFiles is given, it receives the files the compile read from disk
-  /// (what -I made visible; not Clang's own headers nor embedded ones).
+  /// (what -I made visible; not Clang's own headers nor embedded ones), each
+  /// with the contents the compile saw.
   static std::unique_ptr<llvm::Module> compile(const std::string &Source, const BuildOptions &Opts,
                                                llvm::LLVMContext &Ctx, std::string &Log,
                                                const std::vector<rt::EmbeddedHeader> &Headers = {},
-                                               std::vector<std::string> *ReadFiles = nullptr);
+                                               std::vector<std::pair<std::string, std::string>> *ReadFiles = nullptr);
 };
 
 } // namespace weft::compiler

@@ -54,7 +54,8 @@ std::string buildIdentity() {
               const char *Name = Note + sizeof(ElfW(Nhdr));
               const char *Desc = Name + alignTo(H->n_namesz, 4);
               if (H->n_type == NT_GNU_BUILD_ID && H->n_namesz == 4 && !std::memcmp(Name, "GNU", 4))
-                S->Id = toHex(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Desc), H->n_descsz));
+                S->Id =
+                    toHex(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Desc), H->n_descsz));
               Note = Desc + alignTo(H->n_descsz, 4);
             }
           }
@@ -207,13 +208,18 @@ std::string DiskCache::key(std::string_view Target, std::initializer_list<std::s
   return toHex(H.final(), /*LowerCase=*/true);
 }
 
+std::string DiskCache::hash(std::string_view Bytes) {
+  return toHex(SHA256::hash(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Bytes.data()),
+                                              Bytes.size())),
+               /*LowerCase=*/true);
+}
+
 std::string DiskCache::fileHash(const std::string &Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> File = MemoryBuffer::getFile(Path, /*IsText=*/false);
   if (!File)
     return "";
-  return toHex(SHA256::hash(ArrayRef<uint8_t>(
-                   reinterpret_cast<const uint8_t *>((*File)->getBufferStart()), (*File)->getBufferSize())),
-               /*LowerCase=*/true);
+  StringRef Bytes = (*File)->getBuffer();
+  return hash(std::string_view(Bytes.data(), Bytes.size()));
 }
 
 std::string DiskCache::path(const std::string &Key) const {
@@ -228,11 +234,12 @@ std::optional<CachedBuild> DiskCache::load(const std::string &Key) const {
   if (!File)
     return std::nullopt;
   StringRef Data = (*File)->getBuffer();
-  if (Data.size() < sizeof(Magic) + 32 || Data.substr(0, sizeof(Magic)) != StringRef(Magic, sizeof(Magic)))
+  if (Data.size() < sizeof(Magic) + 32 ||
+      Data.substr(0, sizeof(Magic)) != StringRef(Magic, sizeof(Magic)))
     return std::nullopt;
   StringRef Body = Data.drop_back(32);
-  std::array<uint8_t, 32> Sum = SHA256::hash(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(Body.data()), Body.size()));
+  std::array<uint8_t, 32> Sum =
+      SHA256::hash(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Body.data()), Body.size()));
   if (std::memcmp(Sum.data(), Data.data() + Body.size(), 32) != 0)
     return std::nullopt;
 
@@ -240,8 +247,9 @@ std::optional<CachedBuild> DiskCache::load(const std::string &Key) const {
   std::string StoredKey;
   uint64_t NumKernels, NumInputs;
   CachedBuild B;
-  if (!R.bytes(StoredKey) || StoredKey != Key || !R.bytes(B.Log) || !R.number(B.GlobalVariableSize) ||
-      !R.bytes(B.Linked) || !R.bytes(B.Object) || !R.u64(NumKernels) || NumKernels > 65536)
+  if (!R.bytes(StoredKey) || StoredKey != Key || !R.bytes(B.Log) ||
+      !R.number(B.GlobalVariableSize) || !R.bytes(B.Linked) || !R.bytes(B.Object) ||
+      !R.u64(NumKernels) || NumKernels > 65536)
     return std::nullopt;
   B.Kernels.resize(NumKernels);
   for (rt::KernelDesc &D : B.Kernels)

@@ -54,7 +54,9 @@ public:
   /// ("ab","c") and ("a","bc") differ) for the device Target ("cpu
   /// features").
   static std::string key(std::string_view Target, std::initializer_list<std::string_view> Parts);
-  /// SHA-256 of a file's contents in hex, or "" if it cannot be read.
+  /// SHA-256 of Bytes in hex (how CachedBuild::Inputs records a file).
+  static std::string hash(std::string_view Bytes);
+  /// hash() of a file's contents, or "" if it cannot be read.
   static std::string fileHash(const std::string &Path);
 
   /// The entry for Key if there is a complete one whose inputs are

@@ -107,13 +107,16 @@ std::vector<unsigned char> writeBitcode(const Module &M) {
   return std::vector<unsigned char>(Buffer.begin(), Buffer.end());
 }
 
-/// Where a build's result goes in the disk cache (DiskCache.h), and what
-/// the entry holds besides what finish() produces.
+/// Where a build's result goes in the disk cache (DiskCache.h), the host
+/// target its key names (and the build then uses), and what the entry holds
+/// besides what finish() produces: the translated module of an IL build and
+/// the files the front end read, with the contents it compiled.
 struct CacheSlot {
   DiskCache Cache;
+  orc::JITTargetMachineBuilder Target;
   std::string Key;
   std::vector<unsigned char> Linked;
-  std::vector<std::string> ReadFiles;
+  std::vector<std::pair<std::string, std::string>> ReadFiles;
 };
 
 std::string targetId(const orc::JITTargetMachineBuilder &JTMB) {
@@ -129,7 +132,8 @@ std::optional<CacheSlot> cacheSlot(std::initializer_list<std::string_view> Parts
       Cache ? HostTarget::builder(Why) : std::nullopt;
   if (!JTMB)
     return std::nullopt;
-  return CacheSlot{std::move(*Cache), DiskCache::key(targetId(*JTMB), Parts), {}, {}};
+  std::string Key = DiskCache::key(targetId(*JTMB), Parts);
+  return CacheSlot{std::move(*Cache), std::move(*JTMB), std::move(Key), {}, {}};
 }
 
 /// The build the disk cache holds for Slot, JIT-linked; nullopt on a miss
@@ -138,16 +142,13 @@ std::optional<rt::BuildOutput> loadCached(const std::optional<CacheSlot> &Slot) 
   if (!Slot)
     return std::nullopt;
   std::optional<CachedBuild> B = Slot->Cache.load(Slot->Key);
-  std::string Why;
-  std::optional<orc::JITTargetMachineBuilder> JTMB = B ? HostTarget::builder(Why) : std::nullopt;
-  if (!JTMB)
+  if (!B)
     return std::nullopt;
   std::vector<std::string> Names;
   for (const rt::KernelDesc &D : B->Kernels)
     Names.push_back(D.Name);
   std::string Log;
-  std::unique_ptr<JitExecutable> Exe =
-      JitExecutable::create(std::move(*JTMB), B->Object, Names, Log);
+  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(Slot->Target, B->Object, Names, Log);
   if (!Exe)
     return std::nullopt;
   rt::BuildOutput Out;
@@ -169,7 +170,8 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
                                                        const std::optional<CacheSlot> &Slot = {}) {
   auto failure = [&](std::string Text) { return rt::BuildFailure{FailCode, std::move(Text)}; };
   std::string Why;
-  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+  std::optional<orc::JITTargetMachineBuilder> JTMB =
+      Slot ? std::optional(Slot->Target) : HostTarget::builder(Why);
   if (!JTMB)
     return failure(Log + "error: unsupported host: " + Why);
   Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
@@ -199,8 +201,8 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   if (Slot) {
     CachedBuild B{Out.Kernels, Out.Log, Out.GlobalVariableSize, Slot->Linked, {}, {}};
     B.Object = std::move(Object);
-    for (const std::string &Path : Slot->ReadFiles)
-      B.Inputs.emplace_back(Path, DiskCache::fileHash(Path));
+    for (const auto &[Path, Contents] : Slot->ReadFiles)
+      B.Inputs.emplace_back(Path, DiskCache::hash(Contents));
     Slot->Cache.store(Slot->Key, B);
   }
   return Out;
