@@ -126,52 +126,64 @@ template <typename T> void append(std::string &Out, const std::string &Host, T V
   Out.resize(At + size_t(N));
 }
 
-/// Formats element I of A by S (Width and Precision resolved) into Out.
-void formatElement(std::string &Out, const Spec &S, const rt::PrintfArg &A, unsigned I) {
+/// The host printf conversion that formats one element for S (width and
+/// precision resolved): S's flags, width and precision, and the conversion;
+/// integers go through long long (formatElement narrows them first).
+std::string hostFormat(const Spec &S) {
   std::string Host = "%" + S.Flags;
   if (S.Width >= 0)
     Host += std::to_string(S.Width);
   if (S.Precision >= 0)
     Host += "." + std::to_string(S.Precision);
+  if (std::strchr("diouxX", S.Conversion))
+    Host += "ll";
+  return Host + S.Conversion;
+}
+
+/// Formats element I of A by S with Host (hostFormat(S)) into Out.
+void formatElement(std::string &Out, const Spec &S, const std::string &Host,
+                   const rt::PrintfArg &A, unsigned I) {
   unsigned Bytes = rt::printfArgElementBytes(A.Type);
   rt::PrintfArgKind Kind = rt::printfArgKind(A.Type);
   char C = S.Conversion;
   if (std::strchr("fFeEgGaA", C)) {
     double V = Kind == rt::PrintfArgKind::Float ? floatElement(A, I)
                                                 : double(signExtend(rawElement(A, I), Bytes));
-    append(Out, Host + C, V);
+    append(Out, Host, V);
     return;
   }
   if (C == 's') {
     const char *Str = reinterpret_cast<const char *>(uintptr_t(rawElement(A, I)));
-    append(Out, Host + 's', Str ? Str : "(null)");
+    append(Out, Host, Str ? Str : "(null)");
     return;
   }
   if (C == 'p') {
-    append(Out, Host + 'p', reinterpret_cast<void *>(uintptr_t(rawElement(A, I))));
+    append(Out, Host, reinterpret_cast<void *>(uintptr_t(rawElement(A, I))));
     return;
   }
   uint64_t Raw = rawElement(A, I);
   int64_t Signed = signExtend(Raw, Bytes);
   if (C == 'c') {
-    append(Out, Host + 'c', int(static_cast<unsigned char>(Raw)));
+    append(Out, Host, int(static_cast<unsigned char>(Raw)));
     return;
   }
   // Narrow to the type the length modifier names, as C's printf does.
   const std::string &L = S.Length;
   bool IsSigned = C == 'd' || C == 'i';
   if (L == "hh")
-    Signed = IsSigned ? int64_t(static_cast<signed char>(Signed)) : int64_t(static_cast<unsigned char>(Raw));
+    Signed = IsSigned ? int64_t(static_cast<signed char>(Signed))
+                      : int64_t(static_cast<unsigned char>(Raw));
   else if (L == "h")
-    Signed = IsSigned ? int64_t(static_cast<short>(Signed)) : int64_t(static_cast<unsigned short>(Raw));
+    Signed = IsSigned ? int64_t(static_cast<short>(Signed))
+                      : int64_t(static_cast<unsigned short>(Raw));
   else if (L.empty() || L == "hl")
     Signed = IsSigned ? int64_t(static_cast<int>(Signed)) : int64_t(static_cast<unsigned>(Raw));
   else
     Signed = int64_t(Raw);
   if (IsSigned)
-    append(Out, Host + "ll" + C, static_cast<long long>(Signed));
+    append(Out, Host, static_cast<long long>(Signed));
   else
-    append(Out, Host + "ll" + C, static_cast<unsigned long long>(Signed));
+    append(Out, Host, static_cast<unsigned long long>(Signed));
 }
 
 } // namespace
@@ -225,8 +237,9 @@ int formatPrintf(std::string &Out, const char *Format, const rt::PrintfArg *Args
     unsigned Elements = rt::printfArgElements(A.Type);
     if (rt::printfArgKind(A.Type) == rt::PrintfArgKind::Other || Elements == 0)
       return -1;
+    const std::string Host = hostFormat(S);
     if (!S.VectorLength) {
-      formatElement(Out, S, A, 0);
+      formatElement(Out, S, Host, A, 0);
       continue;
     }
     if (Elements != S.VectorLength)
@@ -234,7 +247,7 @@ int formatPrintf(std::string &Out, const char *Format, const rt::PrintfArg *Args
     for (unsigned I = 0; I < Elements; ++I) {
       if (I)
         Out += ',';
-      formatElement(Out, S, A, I);
+      formatElement(Out, S, Host, A, I);
     }
   }
   return 0;
