@@ -271,7 +271,6 @@ TEST(BuildTest, ACrashInsideTheCompilerFailsTheBuild) {
     const auto &F = std::get<rt::BuildFailure>(R);
     EXPECT_EQ(F.Code, CL_BUILD_PROGRAM_FAILURE);
     EXPECT_NE(F.Log.find("internal compiler error"), std::string::npos) << F.Log;
-    std::vector<unsigned char> Object;
     auto C = rt::ProgramCompiler::get().compileSource(Source, "", {});
     ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(C)) << Pragma;
     EXPECT_EQ(std::get<rt::BuildFailure>(C).Code, CL_COMPILE_PROGRAM_FAILURE);

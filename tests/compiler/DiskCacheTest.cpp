@@ -148,7 +148,6 @@ TEST_F(DiskCacheTest, OffDisablesTheCache) {
 }
 
 TEST_F(DiskCacheTest, FailedBuildsAreNotCached) {
-  Program P;
   auto R = rt::ProgramCompiler::get().buildSource(Source, ""); // VALUE undefined
   ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(R));
   EXPECT_TRUE(entries().empty());
