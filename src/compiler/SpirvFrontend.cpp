@@ -2,6 +2,7 @@
 #include "compiler/SpirvFrontend.h"
 
 #include "compiler/CrashRecovery.h"
+#include "compiler/SpirvLowering.h"
 #include "runtime/Capabilities.h"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
@@ -54,82 +55,20 @@ bool decodable(uint32_t Opcode) {
   return false;
 }
 
-constexpr uint32_t OpCopyMemory = 63, OpCopyMemorySized = 64, OpDecorateString = 5632,
-                   OpMemberDecorateString = 5633;
-
-/// String decorations (UserSemantic and the like) carry nothing execution
-/// needs, and the translator cannot decode them: dropped before it reads.
-bool droppable(uint32_t Opcode) {
-  return Opcode == OpDecorateString || Opcode == OpMemberDecorateString;
-}
-
-/// Words of one memory-operands set starting at Words[I] (its mask).
-size_t memoryOperandWords(const std::vector<uint32_t> &Words, size_t I) {
-  constexpr uint32_t Aligned = 0x2, MakeAvailable = 0x8, MakeVisible = 0x10;
-  uint32_t Mask = Words[I];
-  return 1 + ((Mask & Aligned) != 0) + ((Mask & MakeAvailable) != 0) + ((Mask & MakeVisible) != 0);
-}
-
 /// Why the translator cannot take the instruction at Words[I] of a valid
-/// module, or "".
+/// module, even after lowering (SpirvLowering.h), or "".
 std::string undecodable(const std::vector<uint32_t> &Words, size_t I) {
-  uint32_t Count = Words[I] >> 16, Opcode = Words[I] & 0xffff;
-  if (droppable(Opcode))
+  uint32_t Opcode = Words[I] & 0xffff;
+  if (decodable(Opcode) || isLoweredSpirvOpcode(Opcode))
     return "";
-  if (!decodable(Opcode))
-    return "SPIR-V instruction with opcode " + std::to_string(Opcode) + " (word " +
-           std::to_string(I) + ") is not supported";
-  // SPIR-V 1.4 lets a memory copy carry separate operands for its source;
-  // the translator reads only one set.
-  if (Opcode == OpCopyMemory || Opcode == OpCopyMemorySized) {
-    size_t First = I + (Opcode == OpCopyMemory ? 3 : 4);
-    if (First < I + Count && First + memoryOperandWords(Words, First) < I + Count)
-      return "OpCopyMemory with separate source memory operands (word " + std::to_string(I) +
-             ") is not supported";
-  }
-  return "";
+  return "SPIR-V instruction with opcode " + std::to_string(Opcode) + " (word " +
+         std::to_string(I) + ") is not supported";
 }
 
 std::vector<uint32_t> toWords(const std::vector<unsigned char> &IL) {
   std::vector<uint32_t> Words(IL.size() / 4);
   std::memcpy(Words.data(), IL.data(), Words.size() * 4);
   return Words;
-}
-
-/// A valid module as the translator gets it: droppable instructions removed,
-/// and every literal string's padding after its terminator zeroed (the
-/// validator allows any padding; the translator asserts on it).
-std::string forTranslator(const std::vector<unsigned char> &IL) {
-  std::vector<uint32_t> Words = toWords(IL);
-  struct State {
-    std::vector<uint32_t> Out;
-  } S;
-  S.Out.assign(Words.begin(), Words.begin() + 5);
-  spv_context Ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_4);
-  spvBinaryParse(
-      Ctx, &S, Words.data(), Words.size(), nullptr,
-      [](void *User, const spv_parsed_instruction_t *I) -> spv_result_t {
-        auto &Out = static_cast<State *>(User)->Out;
-        if (droppable(I->opcode))
-          return SPV_SUCCESS;
-        size_t Start = Out.size();
-        Out.insert(Out.end(), I->words, I->words + I->num_words);
-        for (uint16_t K = 0; K < I->num_operands; ++K) {
-          const spv_parsed_operand_t &Op = I->operands[K];
-          if (Op.type != SPV_OPERAND_TYPE_LITERAL_STRING)
-            continue;
-          auto *Bytes = reinterpret_cast<unsigned char *>(&Out[Start + Op.offset]);
-          size_t Len = size_t(Op.num_words) * 4;
-          size_t Nul = 0;
-          while (Nul < Len && Bytes[Nul] != 0)
-            ++Nul;
-          std::fill(Bytes + Nul, Bytes + Len, 0);
-        }
-        return SPV_SUCCESS;
-      },
-      nullptr);
-  spvContextDestroy(Ctx);
-  return std::string(reinterpret_cast<const char *>(S.Out.data()), S.Out.size() * 4);
 }
 
 } // namespace
@@ -181,7 +120,7 @@ std::string SpirvFrontend::validate(const std::vector<unsigned char> &IL) {
 
 std::map<uint32_t, uint32_t> SpirvFrontend::specConstants(const std::vector<unsigned char> &IL) {
   std::lock_guard<std::mutex> Lock(translatorMutex());
-  std::string Input = forTranslator(IL);
+  std::string Input = lowerSpirv(toWords(IL));
   std::vector<llvm::SpecConstInfoTy> Info;
   bool Ok = false;
   if (!runRecoverably([&] {
@@ -203,7 +142,7 @@ SpirvFrontend::translate(const std::vector<unsigned char> &IL,
   llvm::SmallVector<char, 0> Bitcode;
   {
     std::lock_guard<std::mutex> Lock(translatorMutex());
-    std::string Input = forTranslator(IL);
+    std::string Input = lowerSpirv(toWords(IL));
     std::string Error;
     bool Translated = false;
     // The translation's objects live inside the recovered function: after a

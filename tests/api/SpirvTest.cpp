@@ -2,6 +2,7 @@
 // ICD loader: SPIR-V built and run (barriers, __local memory, atomics, a
 // helper function), CL_PROGRAM_IL, specialization constants and their
 // errors, clCompileProgram + clLinkProgram, program binaries of IL builds,
+// SPIR-V 1.1/1.4 instructions the translator cannot decode run after lowering,
 // and malformed or unsupported modules refused with CL_INVALID_VALUE (never
 // a crash: the translator asserts on what it cannot decode).
 #include "ApiTest.h"
@@ -212,6 +213,31 @@ TEST_F(Spirv, MalformedModulesAreInvalidValues) {
 }
 
 TEST_F(Spirv, UndecodableInstructionsAreRefused) {
-  cl_program P = fromIL(readSpirv("ptr_diff.spv"), CL_INVALID_VALUE);
+  cl_program P = fromIL(readSpirv("named_barrier.spv"), CL_INVALID_VALUE);
   EXPECT_EQ(P, nullptr);
+}
+
+// OpPtrEqual, OpPtrNotEqual, OpPtrDiff, OpSizeOf, OpCopyLogical and a
+// two-operand OpCopyMemory, which the translator cannot decode, run after
+// Weft's lowering with the results the module's comment lists.
+TEST_F(Spirv, NewerInstructionsAreLoweredAndRun) {
+  cl_program P = fromIL(readSpirv("lowered.spv"));
+  ASSERT_NE(P, nullptr);
+  ASSERT_EQ(clBuildProgram(P, 1, &Device, "", nullptr, nullptr), CL_SUCCESS) << buildLog(P);
+  cl_int Err;
+  cl_kernel K = clCreateKernel(P, "lowered", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedKernels.push_back(K);
+  cl_mem Out = buffer(9 * sizeof(unsigned));
+  cl_mem Elems = buffer(4 * 16);
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof(cl_mem), &Elems), CL_SUCCESS);
+  const size_t One = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &One, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  float Three = 3.0f;
+  unsigned ThreeBits;
+  std::memcpy(&ThreeBits, &Three, 4);
+  std::vector<unsigned> Want = {1, 1, 3, unsigned(-3), 16, 5, 1024, ThreeBits, 77};
+  EXPECT_EQ(read<unsigned>(Out, 9), Want);
 }
