@@ -1,7 +1,8 @@
-// The OpenCL C 2.0/3.0 atomic functions (OpenCL C 6.15.12) for what the
-// device reports (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: relaxed order and
-// work-group scope): the `_explicit` forms with an order and a scope,
-// atomic_init, the atomic_flag functions and atomic_work_item_fence.
+// The OpenCL C 2.0/3.0 atomic functions (OpenCL C 6.15.12) for every order
+// and scope (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES reports them all): the
+// `_explicit` forms with an order and a scope, with an order alone (device
+// scope) and the forms with neither (sequentially consistent, device
+// scope), atomic_init, the atomic_flag functions and atomic_work_item_fence.
 // Compiled twice as OpenCL C 3.0: without the generic address space (the
 // overloads on __global and __local objects, with the expected value of a
 // compare-exchange in any named space, that programs without generic
@@ -33,6 +34,24 @@
     __sync_synchronize();                                                                          \
     return AS_BITS(C, Old);                                                                        \
   }                                                                                                \
+  OVL void atomic_store_explicit(volatile AS A *p, C v, memory_order o) {                          \
+    atomic_store_explicit(p, v, o, memory_scope_device);                                           \
+  }                                                                                                \
+  OVL void atomic_store(volatile AS A *p, C v) {                                                   \
+    atomic_store_explicit(p, v, memory_order_seq_cst, memory_scope_device);                        \
+  }                                                                                                \
+  OVL C atomic_load_explicit(volatile AS A *p, memory_order o) {                                   \
+    return atomic_load_explicit(p, o, memory_scope_device);                                        \
+  }                                                                                                \
+  OVL C atomic_load(volatile AS A *p) {                                                            \
+    return atomic_load_explicit(p, memory_order_seq_cst, memory_scope_device);                     \
+  }                                                                                                \
+  OVL C atomic_exchange_explicit(volatile AS A *p, C v, memory_order o) {                          \
+    return atomic_exchange_explicit(p, v, o, memory_scope_device);                                 \
+  }                                                                                                \
+  OVL C atomic_exchange(volatile AS A *p, C v) {                                                   \
+    return atomic_exchange_explicit(p, v, memory_order_seq_cst, memory_scope_device);              \
+  }                                                                                                \
   ATOMIC_CAS_ANY(A, C, B, AS)
 
 #ifdef __opencl_c_generic_address_space
@@ -60,11 +79,31 @@
   OVL bool atomic_compare_exchange_weak_explicit(volatile AS A *p, EAS C *e, C d, memory_order s,  \
                                                  memory_order f, memory_scope sc) {                \
     return atomic_compare_exchange_strong_explicit(p, e, d, s, f, sc);                             \
+  }                                                                                                \
+  ATOMIC_CAS_DEFAULTS(strong, A, C, AS, EAS)                                                       \
+  ATOMIC_CAS_DEFAULTS(weak, A, C, AS, EAS)
+
+// The forms without a scope (device scope) and without an order as well
+// (sequentially consistent).
+#define ATOMIC_CAS_DEFAULTS(KIND, A, C, AS, EAS)                                                   \
+  OVL bool atomic_compare_exchange_##KIND##_explicit(volatile AS A *p, EAS C *e, C d,              \
+                                                     memory_order s, memory_order f) {             \
+    return atomic_compare_exchange_##KIND##_explicit(p, e, d, s, f, memory_scope_device);          \
+  }                                                                                                \
+  OVL bool atomic_compare_exchange_##KIND(volatile AS A *p, EAS C *e, C d) {                       \
+    return atomic_compare_exchange_##KIND##_explicit(p, e, d, memory_order_seq_cst,                \
+                                                     memory_order_seq_cst, memory_scope_device);   \
   }
 
 #define ATOMIC_FETCH(A, C, M, AS, OP, IMPL)                                                        \
   OVL C atomic_fetch_##OP##_explicit(volatile AS A *p, M v, memory_order o, memory_scope s) {      \
     return IMPL((volatile AS C *)p, (C)v);                                                         \
+  }                                                                                                \
+  OVL C atomic_fetch_##OP##_explicit(volatile AS A *p, M v, memory_order o) {                      \
+    return atomic_fetch_##OP##_explicit(p, v, o, memory_scope_device);                             \
+  }                                                                                                \
+  OVL C atomic_fetch_##OP(volatile AS A *p, M v) {                                                 \
+    return atomic_fetch_##OP##_explicit(p, v, memory_order_seq_cst, memory_scope_device);          \
   }
 #define ATOMIC_INTEGER(A, C, AS, MIN, MAX)                                                         \
   ATOMIC_COMMON(A, C, C, AS)                                                                       \
@@ -98,6 +137,18 @@
                                       memory_scope s) {                                            \
     __sync_lock_test_and_set((volatile AS int *)p, 0);                                             \
     __sync_synchronize();                                                                          \
+  }                                                                                                \
+  OVL bool atomic_flag_test_and_set_explicit(volatile AS atomic_flag *p, memory_order o) {         \
+    return atomic_flag_test_and_set_explicit(p, o, memory_scope_device);                           \
+  }                                                                                                \
+  OVL bool atomic_flag_test_and_set(volatile AS atomic_flag *p) {                                  \
+    return atomic_flag_test_and_set_explicit(p, memory_order_seq_cst, memory_scope_device);        \
+  }                                                                                                \
+  OVL void atomic_flag_clear_explicit(volatile AS atomic_flag *p, memory_order o) {                \
+    atomic_flag_clear_explicit(p, o, memory_scope_device);                                         \
+  }                                                                                                \
+  OVL void atomic_flag_clear(volatile AS atomic_flag *p) {                                         \
+    atomic_flag_clear_explicit(p, memory_order_seq_cst, memory_scope_device);                      \
   }
 
 #ifdef __opencl_c_generic_address_space

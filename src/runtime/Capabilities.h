@@ -39,6 +39,10 @@ constexpr NamedVersion OpenCLCFeatures[] = {
     {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_program_scope_global_variables", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_work_group_collective_functions", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_order_acq_rel", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_order_seq_cst", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_scope_device", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_scope_all_devices", CL_MAKE_VERSION(3, 0, 0)},
 };
 
 /// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: one program-scope variable lives in

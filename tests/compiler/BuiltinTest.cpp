@@ -320,8 +320,8 @@ TEST(BuiltinTest, PredefinedMacros) {
 TEST(BuiltinTest, FeatureMacrosMatchTheDevice) {
   // Clang's header defines some OpenCL C 3.0 feature macros for every SPIR
   // target; only the features the device reports may be defined (CTS
-  // compiler/features_macro): fp64 and work-group collectives are, seq_cst
-  // atomics and read-write images are not.
+  // compiler/features_macro): fp64, work-group collectives and seq_cst
+  // atomics are, read-write images are not.
   Program P;
   ASSERT_TRUE(P.build(R"(
     kernel void k(global int *out) {
@@ -342,7 +342,7 @@ TEST(BuiltinTest, FeatureMacrosMatchTheDevice) {
     })", "-cl-std=CL3.0"));
   std::vector<int32_t> Out(1, -1);
   ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data())}));
-  EXPECT_EQ(Out[0], 8 | 2);
+  EXPECT_EQ(Out[0], 8 | 2 | 1);
 }
 
 TEST(BuiltinTest, GeometricFunctionsDoNotOverflow) {
@@ -458,7 +458,7 @@ TEST(BuiltinTest, NarrowIntegerEdgeCases) {
 TEST(BuiltinTest, OpenCLC3AtomicsWithOrderAndScope) {
   // Every work-item of four groups adds into a global counter and a local
   // one, takes the max, exchanges and compare-exchanges: the OpenCL C 3.0
-  // atomics the device reports (relaxed, work-group scope, named spaces).
+  // atomics with an explicit order and scope, on named address spaces.
   Program P;
   ASSERT_TRUE(P.build(R"(
     kernel void k(volatile global atomic_int *sum, volatile global atomic_long *mx,
@@ -505,6 +505,66 @@ TEST(BuiltinTest, OpenCLC3AtomicsWithOrderAndScope) {
   EXPECT_EQ(Cas[1], 3);
   EXPECT_EQ(Cas[2], 3); // expected updated with the value seen
   EXPECT_EQ(Cas[3], 0); // the flag was clear
+  EXPECT_EQ(Flag, 1);
+}
+
+TEST(BuiltinTest, OpenCLC3AtomicsWithDefaultOrderAndScope) {
+  // The forms without a scope (device) and without an order as well
+  // (seq_cst), which the device's full atomic capabilities declare, on
+  // global, local and generic pointers.
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    void bump(volatile atomic_int *p) { atomic_fetch_add(p, 1); } // generic
+    kernel void k(volatile global atomic_int *sum, volatile global atomic_ulong *bits,
+                  volatile global atomic_double *d, volatile global atomic_flag *flag,
+                  global int *out) {
+      local atomic_int count;
+      if (get_local_id(0) == 0)
+        atomic_store(&count, 0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int id = (int)get_global_id(0);
+      atomic_fetch_add(sum, id);
+      atomic_fetch_or_explicit(bits, 1ul << id, memory_order_acq_rel);
+      bump(&count);
+      atomic_fetch_sub_explicit(&count, 0, memory_order_release);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (get_local_id(0) == 0)
+        out[get_group_id(0)] = atomic_load_explicit(&count, memory_order_acquire);
+      if (id == 3) {
+        atomic_store(d, 1.5);
+        out[4] = (int)(atomic_exchange(d, 4.0) * 2);
+        double e = 4.0;
+        out[5] = atomic_compare_exchange_weak(d, &e, 8.0);
+        int want = 99;
+        out[6] = atomic_compare_exchange_strong_explicit((volatile global atomic_int *)out + 7,
+                     &want, 1, memory_order_seq_cst, memory_order_relaxed);
+        out[8] = want;
+        out[9] = atomic_flag_test_and_set(flag);
+        atomic_flag_clear_explicit(flag, memory_order_release);
+        out[10] = atomic_flag_test_and_set_explicit(flag, memory_order_acquire);
+      }
+    })", "-cl-std=CL3.0"));
+  const size_t N = 64, L = 16;
+  int32_t Sum = 0, Flag = 0;
+  uint64_t Bits = 0;
+  double D = 0;
+  std::vector<int32_t> Out(11, -1);
+  Out[7] = 42;
+  ASSERT_TRUE(P.run("k", range1(N, L),
+                    {Arg::pointer(&Sum), Arg::pointer(&Bits), Arg::pointer(&D),
+                     Arg::pointer(&Flag), Arg::pointer(Out.data())}));
+  EXPECT_EQ(Sum, int32_t(N * (N - 1) / 2));
+  EXPECT_EQ(Bits, ~uint64_t(0));
+  for (size_t G = 0; G < N / L; ++G)
+    EXPECT_EQ(Out[G], int32_t(L)) << G;
+  EXPECT_EQ(Out[4], 3);  // 1.5 exchanged for 4.0
+  EXPECT_EQ(Out[5], 1);  // 4.0 seen: 8.0 stored
+  EXPECT_EQ(D, 8.0);
+  EXPECT_EQ(Out[6], 0);  // 42 != 99
+  EXPECT_EQ(Out[7], 42);
+  EXPECT_EQ(Out[8], 42);
+  EXPECT_EQ(Out[9], 0);
+  EXPECT_EQ(Out[10], 0); // cleared in between
   EXPECT_EQ(Flag, 1);
 }
 

@@ -247,12 +247,18 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_PIPE_SUPPORT:
     return InfoValue(cl_bool(CL_FALSE));
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-    return InfoValue(cl_device_atomic_capabilities(CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP));
+    // Every atomic operation is sequentially consistent across the whole
+    // process (src/builtins/AtomicsC11.cl): enough for any order and scope.
+    return InfoValue(cl_device_atomic_capabilities(
+        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+        CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
     return InfoValue(cl_device_atomic_capabilities(
         CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-        CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP));
+        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+        CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+        CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
     return InfoValue(cl_device_device_enqueue_capabilities(0));
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
