@@ -2,166 +2,142 @@
 // and scope (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES reports them all): the
 // `_explicit` forms with an order and a scope, with an order alone (device
 // scope) and the forms with neither (sequentially consistent, device
-// scope), atomic_init, the atomic_flag functions and atomic_work_item_fence.
-// Compiled twice as OpenCL C 3.0: without the generic address space (the
-// overloads on __global and __local objects, with the expected value of a
-// compare-exchange in any named space, that programs without generic
-// pointers call) and with it (the generic overloads).
+// scope), atomic_init, the atomic_flag functions and atomic_work_item_fence,
+// on generic pointers and on __global and __local ones (what programs that
+// name the address space call; the expected value of a compare-exchange
+// then lives in any named space).
 //
-// The SPIR target declares no lock-free atomic width, so clang's C11 and
-// __opencl_atomic builtins become library calls there; the __sync builtins
-// become LLVM atomic instructions. Every operation is therefore sequentially
-// consistent: at least as strong as any order a program may ask for.
+// Each is one of Clang's __opencl_atomic builtins. The SPIR target declares
+// no lock-free width, so Clang emits those as calls of its atomic library
+// interface (__opencl_atomic_fetch_add_4 and so on, with the order and the
+// scope as arguments); the compiler's AtomicPass turns each into the LLVM
+// atomic instruction of the order the kernel passed, once this function is
+// inlined into it.
 #include "BuiltinMacros.h"
 
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 
-// A: the atomic type; C: its value type; B: the integer of the same size
-// that carries the bits (C itself for integers).
-#define AS_BITS(B, x) __builtin_astype((x), B)
-#define ATOMIC_COMMON(A, C, B, AS)                                                                 \
-  OVL void atomic_init(volatile AS A *p, C v) { *(volatile AS C *)p = v; }                         \
+#define SEQ memory_order_seq_cst
+#define DEV memory_scope_device
+
+// A: the atomic type; C: its value type; AS: the object's address space.
+#define ATOMIC_COMMON(A, C, AS)                                                                    \
+  OVL void atomic_init(volatile AS A *p, C v) { __opencl_atomic_init(p, v); }                      \
   OVL void atomic_store_explicit(volatile AS A *p, C v, memory_order o, memory_scope s) {          \
-    __sync_lock_test_and_set((volatile AS B *)p, AS_BITS(B, v));                                   \
-    __sync_synchronize();                                                                          \
-  }                                                                                                \
-  OVL C atomic_load_explicit(volatile AS A *p, memory_order o, memory_scope s) {                   \
-    return AS_BITS(C, __sync_fetch_and_or((volatile AS B *)p, (B)0));                              \
-  }                                                                                                \
-  OVL C atomic_exchange_explicit(volatile AS A *p, C v, memory_order o, memory_scope s) {          \
-    B Old = __sync_lock_test_and_set((volatile AS B *)p, AS_BITS(B, v));                           \
-    __sync_synchronize();                                                                          \
-    return AS_BITS(C, Old);                                                                        \
+    __opencl_atomic_store(p, v, o, s);                                                             \
   }                                                                                                \
   OVL void atomic_store_explicit(volatile AS A *p, C v, memory_order o) {                          \
-    atomic_store_explicit(p, v, o, memory_scope_device);                                           \
+    __opencl_atomic_store(p, v, o, DEV);                                                           \
   }                                                                                                \
-  OVL void atomic_store(volatile AS A *p, C v) {                                                   \
-    atomic_store_explicit(p, v, memory_order_seq_cst, memory_scope_device);                        \
+  OVL void atomic_store(volatile AS A *p, C v) { __opencl_atomic_store(p, v, SEQ, DEV); }          \
+  OVL C atomic_load_explicit(volatile AS A *p, memory_order o, memory_scope s) {                   \
+    return __opencl_atomic_load(p, o, s);                                                          \
   }                                                                                                \
   OVL C atomic_load_explicit(volatile AS A *p, memory_order o) {                                   \
-    return atomic_load_explicit(p, o, memory_scope_device);                                        \
+    return __opencl_atomic_load(p, o, DEV);                                                        \
   }                                                                                                \
-  OVL C atomic_load(volatile AS A *p) {                                                            \
-    return atomic_load_explicit(p, memory_order_seq_cst, memory_scope_device);                     \
+  OVL C atomic_load(volatile AS A *p) { return __opencl_atomic_load(p, SEQ, DEV); }                \
+  OVL C atomic_exchange_explicit(volatile AS A *p, C v, memory_order o, memory_scope s) {          \
+    return __opencl_atomic_exchange(p, v, o, s);                                                   \
   }                                                                                                \
   OVL C atomic_exchange_explicit(volatile AS A *p, C v, memory_order o) {                          \
-    return atomic_exchange_explicit(p, v, o, memory_scope_device);                                 \
+    return __opencl_atomic_exchange(p, v, o, DEV);                                                 \
   }                                                                                                \
-  OVL C atomic_exchange(volatile AS A *p, C v) {                                                   \
-    return atomic_exchange_explicit(p, v, memory_order_seq_cst, memory_scope_device);              \
-  }                                                                                                \
-  ATOMIC_CAS_ANY(A, C, B, AS)
+  OVL C atomic_exchange(volatile AS A *p, C v) { return __opencl_atomic_exchange(p, v, SEQ, DEV); }
 
-#ifdef __opencl_c_generic_address_space
-#define ATOMIC_CAS_ANY(A, C, B, AS) ATOMIC_CAS(A, C, B, AS, )
-#else
-#define ATOMIC_CAS_ANY(A, C, B, AS)                                                                \
-  ATOMIC_CAS(A, C, B, AS, __global)                                                                \
-  ATOMIC_CAS(A, C, B, AS, __local)                                                                 \
-  ATOMIC_CAS(A, C, B, AS, __private)
-#endif
-
-// The expected value may live in any named address space. The comparison
-// is of the bits, as C11's is of the object representation.
-#define ATOMIC_CAS(A, C, B, AS, EAS)                                                               \
-  OVL bool atomic_compare_exchange_strong_explicit(volatile AS A *p, EAS C *e, C d,                \
-                                                   memory_order s, memory_order f,                 \
-                                                   memory_scope sc) {                              \
-    B Want = AS_BITS(B, *e);                                                                       \
-    B Seen = __sync_val_compare_and_swap((volatile AS B *)p, Want, AS_BITS(B, d));                 \
-    if (Seen == Want)                                                                              \
-      return true;                                                                                 \
-    *e = AS_BITS(C, Seen);                                                                         \
-    return false;                                                                                  \
+// Weak may fail spuriously, strong may not; the strong one serves for both.
+#define ATOMIC_CAS(KIND, A, C, AS, EAS)                                                            \
+  OVL bool atomic_compare_exchange_##KIND##_explicit(volatile AS A *p, EAS C *e, C d,              \
+                                                     memory_order s, memory_order f,               \
+                                                     memory_scope sc) {                            \
+    return __opencl_atomic_compare_exchange_strong(p, e, d, s, f, sc);                             \
   }                                                                                                \
-  OVL bool atomic_compare_exchange_weak_explicit(volatile AS A *p, EAS C *e, C d, memory_order s,  \
-                                                 memory_order f, memory_scope sc) {                \
-    return atomic_compare_exchange_strong_explicit(p, e, d, s, f, sc);                             \
-  }                                                                                                \
-  ATOMIC_CAS_DEFAULTS(strong, A, C, AS, EAS)                                                       \
-  ATOMIC_CAS_DEFAULTS(weak, A, C, AS, EAS)
-
-// The forms without a scope (device scope) and without an order as well
-// (sequentially consistent).
-#define ATOMIC_CAS_DEFAULTS(KIND, A, C, AS, EAS)                                                   \
   OVL bool atomic_compare_exchange_##KIND##_explicit(volatile AS A *p, EAS C *e, C d,              \
                                                      memory_order s, memory_order f) {             \
-    return atomic_compare_exchange_##KIND##_explicit(p, e, d, s, f, memory_scope_device);          \
+    return __opencl_atomic_compare_exchange_strong(p, e, d, s, f, DEV);                            \
   }                                                                                                \
   OVL bool atomic_compare_exchange_##KIND(volatile AS A *p, EAS C *e, C d) {                       \
-    return atomic_compare_exchange_##KIND##_explicit(p, e, d, memory_order_seq_cst,                \
-                                                     memory_order_seq_cst, memory_scope_device);   \
+    return __opencl_atomic_compare_exchange_strong(p, e, d, SEQ, SEQ, DEV);                        \
   }
+#define ATOMIC_CAS_IN(A, C, AS, EAS)                                                               \
+  ATOMIC_CAS(strong, A, C, AS, EAS)                                                                \
+  ATOMIC_CAS(weak, A, C, AS, EAS)
 
-#define ATOMIC_FETCH(A, C, M, AS, OP, IMPL)                                                        \
+// M: the operand type (ptrdiff_t for add and sub on atomic_uintptr_t).
+#define ATOMIC_FETCH(A, C, M, AS, OP)                                                              \
   OVL C atomic_fetch_##OP##_explicit(volatile AS A *p, M v, memory_order o, memory_scope s) {      \
-    return IMPL((volatile AS C *)p, (C)v);                                                         \
+    return __opencl_atomic_fetch_##OP(p, (C)v, o, s);                                              \
   }                                                                                                \
   OVL C atomic_fetch_##OP##_explicit(volatile AS A *p, M v, memory_order o) {                      \
-    return atomic_fetch_##OP##_explicit(p, v, o, memory_scope_device);                             \
+    return __opencl_atomic_fetch_##OP(p, (C)v, o, DEV);                                            \
   }                                                                                                \
   OVL C atomic_fetch_##OP(volatile AS A *p, M v) {                                                 \
-    return atomic_fetch_##OP##_explicit(p, v, memory_order_seq_cst, memory_scope_device);          \
+    return __opencl_atomic_fetch_##OP(p, (C)v, SEQ, DEV);                                          \
   }
-#define ATOMIC_INTEGER(A, C, AS, MIN, MAX)                                                         \
-  ATOMIC_COMMON(A, C, C, AS)                                                                       \
-  ATOMIC_FETCH(A, C, C, AS, add, __sync_fetch_and_add)                                             \
-  ATOMIC_FETCH(A, C, C, AS, sub, __sync_fetch_and_sub)                                             \
-  ATOMIC_FETCH(A, C, C, AS, or, __sync_fetch_and_or)                                               \
-  ATOMIC_FETCH(A, C, C, AS, xor, __sync_fetch_and_xor)                                             \
-  ATOMIC_FETCH(A, C, C, AS, and, __sync_fetch_and_and)                                             \
-  ATOMIC_FETCH(A, C, C, AS, min, MIN)                                                              \
-  ATOMIC_FETCH(A, C, C, AS, max, MAX)
+#define ATOMIC_INTEGER(A, C, AS)                                                                   \
+  ATOMIC_FETCH(A, C, C, AS, add)                                                                   \
+  ATOMIC_FETCH(A, C, C, AS, sub)                                                                   \
+  ATOMIC_FETCH(A, C, C, AS, or)                                                                    \
+  ATOMIC_FETCH(A, C, C, AS, xor)                                                                   \
+  ATOMIC_FETCH(A, C, C, AS, and)                                                                   \
+  ATOMIC_FETCH(A, C, C, AS, min)                                                                   \
+  ATOMIC_FETCH(A, C, C, AS, max)
 
-#define ATOMICS_IN(AS)                                                                             \
-  CAS_MINMAX(long, AS)                                                                             \
-  CAS_MINMAX(ulong, AS)                                                                            \
-  ATOMIC_INTEGER(atomic_int, int, AS, __sync_fetch_and_min, __sync_fetch_and_max)                  \
-  ATOMIC_INTEGER(atomic_uint, uint, AS, __sync_fetch_and_umin, __sync_fetch_and_umax)              \
-  ATOMIC_INTEGER(atomic_long, long, AS, casMin, casMax)                                            \
-  ATOMIC_INTEGER(atomic_ulong, ulong, AS, casMin, casMax)                                          \
-  /* atomic_uintptr_t takes a ptrdiff_t operand for add and sub. */                                \
-  ATOMIC_FETCH(atomic_ulong, ulong, long, AS, add, __sync_fetch_and_add)                           \
-  ATOMIC_FETCH(atomic_ulong, ulong, long, AS, sub, __sync_fetch_and_sub)                           \
-  ATOMIC_COMMON(atomic_float, float, int, AS)                                                      \
-  ATOMIC_COMMON(atomic_double, double, long, AS)                                                   \
+// atomic_flag is an atomic int: set is an exchange with 1, clear a store of 0.
+#define ATOMIC_FLAG(AS)                                                                            \
   OVL bool atomic_flag_test_and_set_explicit(volatile AS atomic_flag *p, memory_order o,           \
                                              memory_scope s) {                                     \
-    int Old = __sync_lock_test_and_set((volatile AS int *)p, 1);                                   \
-    __sync_synchronize();                                                                          \
-    return Old != 0;                                                                               \
+    return __opencl_atomic_exchange(p, 1, o, s) != 0;                                              \
+  }                                                                                                \
+  OVL bool atomic_flag_test_and_set_explicit(volatile AS atomic_flag *p, memory_order o) {         \
+    return __opencl_atomic_exchange(p, 1, o, DEV) != 0;                                            \
+  }                                                                                                \
+  OVL bool atomic_flag_test_and_set(volatile AS atomic_flag *p) {                                  \
+    return __opencl_atomic_exchange(p, 1, SEQ, DEV) != 0;                                          \
   }                                                                                                \
   OVL void atomic_flag_clear_explicit(volatile AS atomic_flag *p, memory_order o,                  \
                                       memory_scope s) {                                            \
-    __sync_lock_test_and_set((volatile AS int *)p, 0);                                             \
-    __sync_synchronize();                                                                          \
-  }                                                                                                \
-  OVL bool atomic_flag_test_and_set_explicit(volatile AS atomic_flag *p, memory_order o) {         \
-    return atomic_flag_test_and_set_explicit(p, o, memory_scope_device);                           \
-  }                                                                                                \
-  OVL bool atomic_flag_test_and_set(volatile AS atomic_flag *p) {                                  \
-    return atomic_flag_test_and_set_explicit(p, memory_order_seq_cst, memory_scope_device);        \
+    __opencl_atomic_store(p, 0, o, s);                                                             \
   }                                                                                                \
   OVL void atomic_flag_clear_explicit(volatile AS atomic_flag *p, memory_order o) {                \
-    atomic_flag_clear_explicit(p, o, memory_scope_device);                                         \
+    __opencl_atomic_store(p, 0, o, DEV);                                                           \
   }                                                                                                \
-  OVL void atomic_flag_clear(volatile AS atomic_flag *p) {                                         \
-    atomic_flag_clear_explicit(p, memory_order_seq_cst, memory_scope_device);                      \
-  }
+  OVL void atomic_flag_clear(volatile AS atomic_flag *p) { __opencl_atomic_store(p, 0, SEQ, DEV); }
 
-#ifdef __opencl_c_generic_address_space
+#define ATOMIC_TYPE(A, C, AS)                                                                      \
+  ATOMIC_COMMON(A, C, AS)                                                                          \
+  ATOMIC_CAS_ANY(A, C, AS)
+
+#define ATOMICS_IN(AS)                                                                             \
+  ATOMIC_TYPE(atomic_int, int, AS)                                                                 \
+  ATOMIC_TYPE(atomic_uint, uint, AS)                                                               \
+  ATOMIC_TYPE(atomic_long, long, AS)                                                               \
+  ATOMIC_TYPE(atomic_ulong, ulong, AS)                                                             \
+  ATOMIC_TYPE(atomic_float, float, AS)                                                             \
+  ATOMIC_TYPE(atomic_double, double, AS)                                                           \
+  ATOMIC_INTEGER(atomic_int, int, AS)                                                              \
+  ATOMIC_INTEGER(atomic_uint, uint, AS)                                                            \
+  ATOMIC_INTEGER(atomic_long, long, AS)                                                            \
+  ATOMIC_INTEGER(atomic_ulong, ulong, AS)                                                          \
+  ATOMIC_FETCH(atomic_ulong, ulong, long, AS, add)                                                 \
+  ATOMIC_FETCH(atomic_ulong, ulong, long, AS, sub)                                                 \
+  ATOMIC_FLAG(AS)
+
+// Generic objects take a generic expected pointer; named ones any named one.
+#define ATOMIC_CAS_ANY(A, C, AS) ATOMIC_CAS_IN(A, C, , )
 ATOMICS_IN()
-#else
+#undef ATOMIC_CAS_ANY
+#define ATOMIC_CAS_ANY(A, C, AS)                                                                   \
+  ATOMIC_CAS_IN(A, C, AS, __global)                                                                \
+  ATOMIC_CAS_IN(A, C, AS, __local)                                                                 \
+  ATOMIC_CAS_IN(A, C, AS, __private)
 ATOMICS_IN(__global)
 ATOMICS_IN(__local)
 
-// Takes no pointer: defined once, in the named-address-space compile.
 OVL void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order o, memory_scope s) {
   // The flags only narrow which memory the fence covers; on the host every
   // address space is one memory.
   if (o != memory_order_relaxed)
     __sync_synchronize();
 }
-#endif

@@ -17,6 +17,8 @@
 //  6. LocalMemoryPass: static __local variables -> LocalMem offsets.
 //  7. WorkItemBuiltinPass: get_*_id etc. -> Lx/Ly/Lz and Ctx loads.
 //     PrintfPass: printf -> the device's printf entry in the Ctx.
+//     AtomicPass: Clang's atomic library calls -> atomic instructions;
+//     after inlining, so the orders are the kernel's constants.
 //     SafeDivisionPass: integer division by 0 (or INT_MIN / -1) must not
 //     trap; after inlining, so it sees every division, before O3, so the
 //     guards are vectorized with the division.
@@ -28,6 +30,7 @@
 #include "compiler/KernelPipeline.h"
 
 #include "builtins/BuiltinBitcode.h"
+#include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/KernelDescBuilder.h"
 #include "compiler/HostTarget.h"
@@ -125,6 +128,7 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
     MPM.addPass(LocalMemoryPass());
     MPM.addPass(WorkItemBuiltinPass());
     MPM.addPass(PrintfPass());
+    MPM.addPass(createModuleToFunctionPassAdaptor(AtomicPass()));
     MPM.addPass(createModuleToFunctionPassAdaptor(SafeDivisionPass()));
     runModulePasses(M, MPM, nullptr);
   }

@@ -5,6 +5,7 @@
 #include "compiler/KernelPipeline.h"
 #include "compiler/PrintfPass.h"
 #include "compiler/WorkGroupContextLayout.h"
+#include "compiler/AtomicPass.h"
 #include "compiler/SafeDivisionPass.h"
 #include "compiler/WorkItemFunction.h"
 
@@ -182,6 +183,67 @@ define i32 @f(i32 %n, i32 %d, <4 x i32> %vn, <4 x i32> %vd) {
       (isa<SelectInst>(BO->getOperand(1)) ? Guarded : Unguarded)++;
   EXPECT_EQ(Guarded, 4u);
   EXPECT_EQ(Unguarded, 1u);
+}
+
+TEST(PassTest, AtomicLibraryCallsBecomeInstructionsOfTheirOrder) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+declare i32 @__opencl_atomic_load_4(ptr addrspace(4), i32, i32)
+declare void @__opencl_atomic_store_8(ptr addrspace(4), i64, i32, i32)
+declare i32 @__opencl_atomic_fetch_umin_4(ptr addrspace(4), i32, i32, i32)
+declare i64 @__opencl_atomic_exchange_8(ptr addrspace(4), i64, i32, i32)
+declare i1 @__opencl_atomic_compare_exchange_4(ptr addrspace(4), ptr addrspace(4), i32, i32, i32, i32)
+define i32 @f(ptr addrspace(4) %p, ptr addrspace(4) %q, ptr addrspace(4) %e, i32 %order) {
+  %a = call i32 @__opencl_atomic_load_4(ptr addrspace(4) %p, i32 2, i32 1)
+  %b = call i32 @__opencl_atomic_load_4(ptr addrspace(4) %p, i32 3, i32 1)
+  call void @__opencl_atomic_store_8(ptr addrspace(4) %q, i64 5, i32 3, i32 2)
+  %c = call i32 @__opencl_atomic_fetch_umin_4(ptr addrspace(4) %p, i32 %a, i32 0, i32 1)
+  %d = call i64 @__opencl_atomic_exchange_8(ptr addrspace(4) %q, i64 1, i32 %order, i32 2)
+  %ok = call i1 @__opencl_atomic_compare_exchange_4(ptr addrspace(4) %p, ptr addrspace(4) %e, i32 9, i32 4, i32 2, i32 2)
+  %s1 = add i32 %b, %c
+  %t = trunc i64 %d to i32
+  %s2 = add i32 %s1, %t
+  %z = zext i1 %ok to i32
+  %s3 = add i32 %s2, %z
+  ret i32 %s3
+})");
+  ASSERT_TRUE(M);
+  FunctionAnalysisManager FAM;
+  PassBuilder PB;
+  PB.registerFunctionAnalyses(FAM);
+  Function &F = *M->getFunction("f");
+  AtomicPass().run(F, FAM);
+  EXPECT_FALSE(verifyFunction(F, &errs()));
+  std::vector<AtomicOrdering> Loads, Stores, RMWs;
+  std::vector<AtomicRMWInst::BinOp> Ops;
+  unsigned Calls = 0, CmpXchgs = 0, PlainStores = 0;
+  for (Instruction &I : instructions(F)) {
+    if (auto *L = dyn_cast<LoadInst>(&I); L && L->isAtomic())
+      Loads.push_back(L->getOrdering());
+    if (auto *S = dyn_cast<StoreInst>(&I))
+      S->isAtomic() ? Stores.push_back(S->getOrdering()) : void(++PlainStores);
+    if (auto *R = dyn_cast<AtomicRMWInst>(&I)) {
+      RMWs.push_back(R->getOrdering());
+      Ops.push_back(R->getOperation());
+    }
+    if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      ++CmpXchgs;
+      EXPECT_EQ(X->getSuccessOrdering(), AtomicOrdering::AcquireRelease);
+      EXPECT_EQ(X->getFailureOrdering(), AtomicOrdering::Acquire);
+    }
+    Calls += isa<CallInst>(I);
+  }
+  // A release load is not C11: the strongest order instead.
+  EXPECT_EQ(Loads, (std::vector<AtomicOrdering>{AtomicOrdering::Acquire,
+                                                AtomicOrdering::SequentiallyConsistent}));
+  EXPECT_EQ(Stores, std::vector<AtomicOrdering>{AtomicOrdering::Release});
+  // An order unknown at compile time: sequentially consistent.
+  EXPECT_EQ(RMWs, (std::vector<AtomicOrdering>{AtomicOrdering::Monotonic,
+                                               AtomicOrdering::SequentiallyConsistent}));
+  EXPECT_EQ(Ops, (std::vector<AtomicRMWInst::BinOp>{AtomicRMWInst::UMin, AtomicRMWInst::Xchg}));
+  EXPECT_EQ(CmpXchgs, 1u);
+  EXPECT_EQ(PlainStores, 1u); // the expected value, written back on failure only
+  EXPECT_EQ(Calls, 0u);
 }
 
 TEST(PassTest, PrintfCallsTheContextsEntryWithDescribedArguments) {
