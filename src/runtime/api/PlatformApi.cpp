@@ -247,8 +247,8 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_PIPE_SUPPORT:
     return InfoValue(cl_bool(CL_FALSE));
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-    // Every atomic operation is sequentially consistent across the whole
-    // process (src/builtins/AtomicsC11.cl): enough for any order and scope.
+    // Each atomic is an instruction of the order asked for, synchronised
+    // across the whole process, which covers every scope (AtomicPass).
     return InfoValue(cl_device_atomic_capabilities(
         CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
         CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
