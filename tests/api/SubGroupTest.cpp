@@ -3,13 +3,15 @@
 // of its error codes (also through clGetKernelSubGroupInfoKHR), the
 // work-group size limit of kernels that use sub-groups, and every sub-group
 // builtin on every type in 1-, 2- and 3-D work-groups with smaller edge
-// groups. Weft's sub-group is the whole work-group in linear-id order
-// (src/builtins/SubGroups.cl), so the expected values are computed over
-// each work-group.
+// groups, from OpenCL C source and from SPIR-V. Weft's sub-group is the
+// whole work-group in linear-id order (src/builtins/SubGroups.cl), so the
+// expected values are computed over each work-group.
 #include "ApiTest.h"
 
 #include <algorithm>
 #include <array>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <type_traits>
@@ -169,6 +171,12 @@ ALL(ulong)
 ALL(float)
 ALL(double)
 )CLC";
+
+std::vector<unsigned char> readSpirv(const char *Name) {
+  std::ifstream In(std::string(WEFT_TEST_SPIRV_DIR) + "/" + Name, std::ios::binary);
+  EXPECT_TRUE(In.good()) << Name;
+  return std::vector<unsigned char>(std::istreambuf_iterator<char>(In), {});
+}
 
 /// Input value I of type T: small integers of both signs (large ones for
 /// the 64-bit types), exact in float and double whatever the order.
@@ -558,4 +566,34 @@ TEST_F(SubGroups, CollectivesOnEveryType) {
   checkCollectives<cl_ulong>(make(CollectiveSource, "collectives_ulong"), "ulong");
   checkCollectives<cl_float>(make(CollectiveSource, "collectives_float"), "float");
   checkCollectives<cl_double>(make(CollectiveSource, "collectives_double"), "double");
+}
+
+// The same kernels from SPIR-V (OpGroup* instructions with Subgroup scope,
+// the Subgroup* built-in variables and OpControlBarrier with Subgroup
+// execution scope), which the translator turns into the builtin calls.
+TEST_F(SubGroups, FromSpirv) {
+  auto IL = readSpirv("subgroups.spv");
+  cl_int Err;
+  cl_program P = clCreateProgramWithIL(Context, IL.data(), IL.size(), &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedPrograms.push_back(P);
+  ASSERT_EQ(clBuildProgram(P, 1, &Device, "", nullptr, nullptr), CL_SUCCESS) << buildLog(P);
+  auto Make = [&](const char *Name) {
+    cl_kernel K = clCreateKernel(P, Name, &Err);
+    EXPECT_EQ(Err, CL_SUCCESS) << Name;
+    OwnedKernels.push_back(K);
+    return K;
+  };
+  cl_kernel Items = Make("items");
+  size_t S = 0;
+  EXPECT_EQ(
+      clGetKernelWorkGroupInfo(Items, Device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(S), &S, nullptr),
+      CL_SUCCESS);
+  EXPECT_EQ(S, MaxSubGroupSize);
+  checkWorkItems(Items);
+  checkExchange(Make("exchange"));
+  checkCollectives<cl_int>(Make("collectives_int"), "int");
+  checkCollectives<cl_ulong>(Make("collectives_ulong"), "ulong");
+  checkCollectives<cl_float>(Make("collectives_float"), "float");
+  checkCollectives<cl_double>(Make("collectives_double"), "double");
 }
