@@ -11,6 +11,9 @@
 // a collective from overwriting the scratch while work-items still read the
 // result of the one before. Combining in order makes float and double
 // results the same on every run and for every local size split.
+// The one-index work_group_broadcast takes the linear local id (the same
+// as get_local_id(0) in the one-dimensional work-groups it is defined
+// for); SubGroups.cl's sub_group_broadcast relies on that.
 #include "BuiltinMacros.h"
 
 __local void *__weft_wg_scratch(void);

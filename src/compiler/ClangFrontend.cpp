@@ -13,6 +13,7 @@
 
 #include <mutex>
 #include <string_view>
+#include <utility>
 
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Basic/SourceManager.h>
@@ -39,18 +40,60 @@ constexpr const char *HeaderOnlyFeatures[] = {
     "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
     "__opencl_c_read_write_images"};
 
+/// Extension macros that clang 15's opencl-c-base.h defines itself for
+/// SPIR targets from OpenCL C 2.0 on, whatever -cl-ext says, each with the
+/// extension that must be reported for it to stay. Its builtins are
+/// declared only while the macro is defined.
+constexpr std::pair<const char *, const char *> HeaderOnlyExtensions[] = {
+    {"cl_khr_subgroup_extended_types", "cl_khr_subgroup_extended_types"},
+    {"cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_non_uniform_vote"},
+    {"cl_khr_subgroup_ballot", "cl_khr_subgroup_ballot"},
+    {"cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_non_uniform_arithmetic"},
+    {"cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle"},
+    {"cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_shuffle_relative"},
+    {"cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_clustered_reduce"},
+    {"cl_khr_subgroup_rotate", "cl_khr_subgroup_rotate"},
+    {"cl_khr_extended_bit_ops", "cl_khr_extended_bit_ops"},
+    {"cl_khr_integer_dot_product", "cl_khr_integer_dot_product"},
+    {"__opencl_c_integer_dot_product_input_4x8bit", "cl_khr_integer_dot_product"},
+    {"__opencl_c_integer_dot_product_input_4x8bit_packed", "cl_khr_integer_dot_product"},
+    {"cl_ext_float_atomics", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp16_global_atomic_load_store", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp16_local_atomic_load_store", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp16_global_atomic_add", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp16_local_atomic_add", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp16_global_atomic_min_max", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp16_local_atomic_min_max", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp32_global_atomic_add", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp32_local_atomic_add", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp32_global_atomic_min_max", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp32_local_atomic_min_max", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp64_global_atomic_add", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp64_local_atomic_add", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp64_global_atomic_min_max", "cl_ext_float_atomics"},
+    {"__opencl_c_ext_fp64_local_atomic_min_max", "cl_ext_float_atomics"},
+};
+
+template <size_t N> bool listed(const rt::NamedVersion (&List)[N], std::string_view Name) {
+  for (const auto &R : List)
+    if (Name == R.Name)
+      return true;
+  return false;
+}
+
 /// Included after the default header: undefines the header-only feature
-/// macros the device does not report, so that a kernel's #ifdef sees
-/// exactly CL_DEVICE_OPENCL_C_FEATURES.
+/// and extension macros the device does not report, so that a kernel's
+/// #ifdef sees exactly CL_DEVICE_OPENCL_C_FEATURES and
+/// CL_DEVICE_EXTENSIONS (and cannot call, say, sub_group_ballot because
+/// clang declared it).
 std::string featuresPrelude() {
   std::string Text;
-  for (const char *F : HeaderOnlyFeatures) {
-    bool Reported = false;
-    for (const auto &R : rt::OpenCLCFeatures)
-      Reported |= std::string_view(R.Name) == F;
-    if (!Reported)
+  for (const char *F : HeaderOnlyFeatures)
+    if (!listed(rt::OpenCLCFeatures, F))
       Text += std::string("#undef ") + F + "\n";
-  }
+  for (const auto &[Macro, Extension] : HeaderOnlyExtensions)
+    if (!listed(rt::DeviceExtensions, Extension))
+      Text += std::string("#undef ") + Macro + "\n";
   return Text;
 }
 

@@ -21,7 +21,7 @@ namespace weft::compiler {
 
 namespace {
 
-constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '1'};
+constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '2'};
 
 /// The GNU build ID of the ELF object that contains this function (libweft.so,
 /// or a test executable linking the compiler), in hex; "" if it has none.
@@ -148,6 +148,7 @@ void writeKernel(Writer &W, const rt::KernelDesc &D) {
   W.u64(D.PrivateFrameSize);
   W.u64(D.PrivateMemSize);
   W.u64(D.UsesPrintf);
+  W.u64(D.UsesSubGroups);
 }
 
 bool readKernel(Reader &R, rt::KernelDesc &D) {
@@ -169,7 +170,8 @@ bool readKernel(Reader &R, rt::KernelDesc &D) {
     if (!R.number(V))
       return false;
   return R.number(D.UniformWorkGroupSize) && R.number(D.StaticLocalSize) &&
-         R.number(D.PrivateFrameSize) && R.number(D.PrivateMemSize) && R.number(D.UsesPrintf);
+         R.number(D.PrivateFrameSize) && R.number(D.PrivateMemSize) && R.number(D.UsesPrintf) &&
+         R.number(D.UsesSubGroups);
 }
 
 } // namespace

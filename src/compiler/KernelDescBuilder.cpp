@@ -1,12 +1,19 @@
 // Kernel descriptions from clang's OpenCL metadata: kernel_arg_addr_space,
 // kernel_arg_access_qual, kernel_arg_type, kernel_arg_type_qual,
 // kernel_arg_name, and the kernel attributes reqd_work_group_size,
-// work_group_size_hint and vec_type_hint. The sizes the work-group passes
+// work_group_size_hint and vec_type_hint; and whether the kernel's call
+// tree reaches a sub-group function (the builtin library is linked by
+// then, so calls through it count). The sizes the work-group passes
 // compute (local, frame, private) are filled in later by KernelPipeline.
 #include "compiler/KernelDescBuilder.h"
 
+#include "compiler/OpenClNames.h"
+
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
@@ -59,6 +66,29 @@ std::string vecTypeHint(MDNode *N) {
   if (auto *VT = dyn_cast<FixedVectorType>(T))
     return scalarName(VT->getElementType(), Signed) + std::to_string(VT->getNumElements());
   return scalarName(T, Signed);
+}
+
+/// Whether a function K calls, directly or through other functions, is a
+/// sub-group function (OpenCL C has no function pointers: every call has a
+/// known callee).
+bool reachesSubGroupFunction(const Function &K) {
+  SmallPtrSet<const Function *, 16> Seen;
+  SmallVector<const Function *, 16> Work{&K};
+  Seen.insert(&K);
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    for (const Instruction &I : instructions(F)) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee)
+        continue;
+      if (isSubGroupName(Callee->getName()))
+        return true;
+      if (Seen.insert(Callee).second)
+        Work.push_back(Callee);
+    }
+  }
+  return false;
 }
 
 } // namespace
@@ -142,6 +172,7 @@ rt::KernelDesc KernelDescBuilder::describe(const Function &K, bool WithNames) {
   if (MDNode *N = K.getMetadata("vec_type_hint"))
     append("vec_type_hint(" + vecTypeHint(N) + ")");
   D.Attributes = Attrs;
+  D.UsesSubGroups = reachesSubGroupFunction(K);
   return D;
 }
 

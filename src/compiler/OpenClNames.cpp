@@ -49,6 +49,14 @@ bool isBarrierName(llvm::StringRef Mangled) {
   return Base == "barrier" || Base == "work_group_barrier";
 }
 
+bool isSubGroupName(llvm::StringRef Mangled) {
+  llvm::StringRef Base = demangledBaseName(Mangled);
+  return Base.startswith("sub_group_") || Base == "get_sub_group_size" ||
+         Base == "get_max_sub_group_size" || Base == "get_num_sub_groups" ||
+         Base == "get_enqueued_num_sub_groups" || Base == "get_sub_group_id" ||
+         Base == "get_sub_group_local_id";
+}
+
 bool isFenceName(llvm::StringRef Mangled) {
   llvm::StringRef Base = demangledBaseName(Mangled);
   return Base == "mem_fence" || Base == "read_mem_fence" || Base == "write_mem_fence" ||

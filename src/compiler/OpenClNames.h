@@ -1,6 +1,7 @@
 // Recognition of OpenCL C builtins by their Itanium-mangled names
 // (_Z13get_global_idj -> get_global_id): the work-item functions the
-// work-group passes replace, the barriers that split kernels and the fences.
+// work-group passes replace, the barriers that split kernels, the fences,
+// and the sub-group functions (which limit a kernel's work-group size).
 // Matching on the unmangled base name covers every overload and spelling
 // (barrier(j), work_group_barrier(j), work_group_barrier(j, memory_scope)).
 #pragma once
@@ -36,5 +37,9 @@ WorkItemFn classifyWorkItemFn(llvm::StringRef Mangled);
 AddressSpaceFn classifyAddressSpaceFn(llvm::StringRef Name);
 bool isBarrierName(llvm::StringRef Mangled);
 bool isFenceName(llvm::StringRef Mangled);
+/// The sub-group functions of OpenCL C 3.0 (6.15.x): the get_*sub_group*
+/// work-item functions and every sub_group_* function (barrier, vote,
+/// broadcast, reduce, scan).
+bool isSubGroupName(llvm::StringRef Mangled);
 
 } // namespace weft::compiler

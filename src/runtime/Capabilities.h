@@ -30,6 +30,7 @@ constexpr NamedVersion DeviceExtensions[] = {
     {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)},
 };
 
 /// OpenCL C 3.0 optional features.
@@ -43,7 +44,16 @@ constexpr NamedVersion OpenCLCFeatures[] = {
     {"__opencl_c_atomic_order_seq_cst", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_atomic_scope_device", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_atomic_scope_all_devices", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
 };
+
+/// Sub-groups: a work-group runs as one loop over its work-items, so the
+/// one sub-group shape correct for every program is the whole work-group,
+/// in linear-id order (src/builtins/SubGroups.cl). A kernel that uses
+/// sub-group functions runs work-groups of at most this many work-items
+/// (CL_KERNEL_WORK_GROUP_SIZE): the width of the sub-group masks of the
+/// cl_khr_subgroup_ballot family, and what the CTS's checks assume.
+constexpr size_t MaxSubGroupSize = 128;
 
 /// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: one program-scope variable lives in
 /// the executable's data, so the limit is what a sane kernel image holds.

@@ -1,6 +1,9 @@
 // Kernel argument validation and the by-value argument snapshot.
 #include "runtime/Kernel.h"
 
+#include "runtime/Capabilities.h"
+
+#include <algorithm>
 #include <cstring>
 
 namespace weft::rt {
@@ -93,6 +96,15 @@ size_t Kernel::layoutLocalArgs(std::vector<std::pair<size_t, size_t>> *Offsets) 
 size_t Kernel::localMemSize() const {
   std::lock_guard<std::mutex> Lock(Mutex);
   return layoutLocalArgs(nullptr);
+}
+
+size_t Kernel::maxWorkGroupSize(const DeviceProperties &P) const {
+  size_t Max = P.MaxWorkGroupSize;
+  if (Desc.ReqdWorkGroupSize[0])
+    Max = Desc.ReqdWorkGroupSize[0] * Desc.ReqdWorkGroupSize[1] * Desc.ReqdWorkGroupSize[2];
+  if (Desc.UsesSubGroups)
+    Max = std::min(Max, MaxSubGroupSize);
+  return Max;
 }
 
 Kernel::Snapshot Kernel::snapshot() const {

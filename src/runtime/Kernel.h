@@ -34,6 +34,10 @@ public:
   bool allArgsSet() const;
   /// Bytes of __local memory the kernel uses with its current arguments.
   size_t localMemSize() const;
+  /// CL_KERNEL_WORK_GROUP_SIZE on a device with properties P: the device's
+  /// limit, or the reqd_work_group_size product; at most MaxSubGroupSize
+  /// for a kernel that uses sub-groups (each work-group is one sub-group).
+  size_t maxWorkGroupSize(const DeviceProperties &P) const;
 
   /// The launch of the current arguments over an NDRange, plus the memory
   /// objects it must keep alive.

@@ -55,6 +55,9 @@ struct KernelDesc {
   size_t PrivateMemSize = 0;
   /// The kernel calls printf: launches give it an output (KernelAbi.h).
   bool UsesPrintf = false;
+  /// The kernel calls a sub-group function: its work-groups (each one
+  /// sub-group) are limited to rt::MaxSubGroupSize work-items.
+  bool UsesSubGroups = false;
 };
 
 /// The machine code of a built program. Thread-safe; lives as long as any

@@ -332,10 +332,6 @@ TEST_F(Kernels, KernelHandleErrors) {
   EXPECT_EQ(clGetKernelInfo(K, 0x7777, sizeof(V), &V, nullptr), CL_INVALID_VALUE);
   EXPECT_EQ(clGetKernelInfo(K, CL_KERNEL_NUM_ARGS, 1, &V, nullptr), CL_INVALID_VALUE);
   // Features the device does not have.
-  size_t In = 1, Out = 0;
-  EXPECT_EQ(clGetKernelSubGroupInfo(K, Device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(In),
-                                    &In, sizeof(Out), &Out, nullptr),
-            CL_INVALID_OPERATION);
   EXPECT_EQ(clSetKernelArgSVMPointer(K, 0, nullptr), CL_INVALID_OPERATION);
   EXPECT_EQ(clSetKernelExecInfo(K, 0x7777, 0, nullptr), CL_INVALID_VALUE);
   void *Ptrs[1] = {nullptr};

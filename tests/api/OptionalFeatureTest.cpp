@@ -15,11 +15,6 @@ class Optional : public WithQueue {};
 TEST_F(Optional, DeviceReportsTheFeaturesAbsent) {
   EXPECT_EQ(info<cl_bool>(clGetDeviceInfo, Device, CL_DEVICE_IMAGE_SUPPORT), cl_bool(CL_FALSE));
   EXPECT_EQ(info<cl_bool>(clGetDeviceInfo, Device, CL_DEVICE_PIPE_SUPPORT), cl_bool(CL_FALSE));
-  // Regression (CTS api/consistency_subgroups): no sub-groups, so no
-  // independent forward progress of them either.
-  EXPECT_EQ(info<cl_uint>(clGetDeviceInfo, Device, CL_DEVICE_MAX_NUM_SUB_GROUPS), 0u);
-  EXPECT_EQ(info<cl_bool>(clGetDeviceInfo, Device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS),
-            cl_bool(CL_FALSE));
   EXPECT_EQ(info<cl_device_svm_capabilities>(clGetDeviceInfo, Device, CL_DEVICE_SVM_CAPABILITIES),
             0u);
 }

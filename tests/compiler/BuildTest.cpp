@@ -107,6 +107,28 @@ TEST(BuildTest, KernelDescriptions) {
   EXPECT_EQ(NoNames.kernel("k")->Args[0].Name, "");
 }
 
+TEST(BuildTest, KernelsReachingSubGroupFunctionsAreMarked) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    int helper(int x) { return sub_group_scan_inclusive_add(x); }
+    int deeper(int x) { return helper(x) + 1; }
+    kernel void direct(global uint *p) { p[0] = get_sub_group_local_id(); }
+    kernel void barrier_only(global uint *p) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
+    kernel void indirect(global int *p) { p[0] = deeper(p[1]); }
+    kernel void calls_a_kernel(global uint *p) { direct(p); }
+    kernel void work_group_only(global int *p) { p[0] = work_group_reduce_add(p[1]); }
+    kernel void none(global int *p) { p[0] = (int)get_local_linear_id(); })",
+                      "-cl-std=CL3.0"));
+  for (const char *K : {"direct", "barrier_only", "indirect", "calls_a_kernel"}) {
+    ASSERT_NE(P.kernel(K), nullptr) << K;
+    EXPECT_TRUE(P.kernel(K)->UsesSubGroups) << K;
+  }
+  for (const char *K : {"work_group_only", "none"}) {
+    ASSERT_NE(P.kernel(K), nullptr) << K;
+    EXPECT_FALSE(P.kernel(K)->UsesSubGroups) << K;
+  }
+}
+
 TEST(BuildTest, EveryClStdBuilds) {
   for (const char *Std : {"CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"}) {
     Program P;

@@ -345,6 +345,41 @@ TEST(BuiltinTest, FeatureMacrosMatchTheDevice) {
   EXPECT_EQ(Out[0], 8 | 2 | 1);
 }
 
+TEST(BuiltinTest, ExtensionMacrosMatchTheDevice) {
+  // Clang's header also defines the extended sub-group extensions, integer
+  // dot products and float atomics for every SPIR target from OpenCL C 2.0
+  // on, and declares their builtins while the macro is defined; the device
+  // reports cl_khr_subgroups alone.
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global int *out) {
+      int n = 0;
+    #ifdef cl_khr_subgroups
+      n |= 1;
+    #endif
+    #if defined(cl_khr_subgroup_ballot) || defined(cl_khr_subgroup_shuffle) || \
+        defined(cl_khr_subgroup_non_uniform_vote) || defined(cl_khr_subgroup_rotate)
+      n |= 2;
+    #endif
+    #if defined(cl_khr_integer_dot_product) || defined(__opencl_c_integer_dot_product_input_4x8bit)
+      n |= 4;
+    #endif
+    #if defined(cl_ext_float_atomics) || defined(__opencl_c_ext_fp32_global_atomic_add)
+      n |= 8;
+    #endif
+      out[0] = n;
+    })", "-cl-std=CL3.0"));
+  std::vector<int32_t> Out(1, -1);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data())}));
+  EXPECT_EQ(Out[0], 1);
+
+  auto R = rt::ProgramCompiler::get().buildSource(
+      "kernel void k(global uint4 *p) { p[0] = sub_group_ballot(1); }", "-cl-std=CL3.0");
+  ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(R));
+  EXPECT_NE(std::get<rt::BuildFailure>(R).Log.find("undeclared"), std::string::npos)
+      << std::get<rt::BuildFailure>(R).Log;
+}
+
 TEST(BuiltinTest, GeometricFunctionsDoNotOverflow) {
   // Regression (CTS geom_length/geom_distance): the squares of large
   // components overflowed to inf, of tiny ones underflowed to 0.

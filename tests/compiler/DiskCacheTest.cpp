@@ -81,6 +81,19 @@ TEST_F(DiskCacheTest, ALaterBuildLoadsTheCachedProgramAndRunsTheSame) {
   EXPECT_EQ(Second.log(), First.log());
 }
 
+TEST_F(DiskCacheTest, TheEntryKeepsWhetherAKernelUsesSubGroups) {
+  const std::string Src = Salt + R"(
+    kernel void sg(global uint *out) { out[get_global_id(0)] = get_sub_group_size(); }
+    kernel void plain(global uint *out) { out[get_global_id(0)] = 1; })";
+  Program First, Second;
+  ASSERT_TRUE(First.build(Src, "-cl-std=CL3.0"));
+  ASSERT_TRUE(Second.build(Src, "-cl-std=CL3.0"));
+  EXPECT_TRUE(Second.fromDiskCache());
+  ASSERT_TRUE(Second.kernel("sg") && Second.kernel("plain"));
+  EXPECT_TRUE(Second.kernel("sg")->UsesSubGroups);
+  EXPECT_FALSE(Second.kernel("plain")->UsesSubGroups);
+}
+
 TEST_F(DiskCacheTest, OtherOptionsAreAnotherEntry) {
   Program Three, Four;
   ASSERT_TRUE(Three.build(Source, "-DVALUE=3"));

@@ -154,3 +154,46 @@ TEST(WorkItemTest, StaticLocalAndLocalArgument) {
 }
 
 } // namespace weft::compiler::test
+
+namespace weft::compiler::test {
+
+// Sub-groups are whole work-groups (src/builtins/SubGroups.cl): in a 2-D
+// range with smaller edge groups, each work-item sees its group's actual
+// and enqueued sizes, and the collectives combine its group in linear-id
+// order.
+TEST(WorkItemTest, SubGroupsAreWholeWorkGroups) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global uint *out) {
+      size_t i = get_global_linear_id();
+      uint l = get_sub_group_local_id();
+      out[i * 6 + 0] = get_sub_group_size();
+      out[i * 6 + 1] = get_max_sub_group_size();
+      out[i * 6 + 2] = get_num_sub_groups() * 10 + get_sub_group_id();
+      out[i * 6 + 3] = l;
+      out[i * 6 + 4] = sub_group_scan_exclusive_add(l + 1);
+      out[i * 6 + 5] = sub_group_broadcast(l * 3, 1);
+    })", "-cl-std=CL3.0"));
+  NDRange R;
+  R.Dims = 2;
+  R.Global = {5, 3, 1};
+  R.Local = {2, 2, 1};
+  std::vector<uint32_t> Out(5 * 3 * 6, ~0u);
+  ASSERT_TRUE(P.run("k", R, {Arg::pointer(Out.data())}));
+  for (uint32_t Y = 0; Y < 3; ++Y)
+    for (uint32_t X = 0; X < 5; ++X) {
+      const uint32_t *O = &Out[(Y * 5 + X) * 6];
+      uint32_t SizeX = X >= 4 ? 1 : 2, SizeY = Y >= 2 ? 1 : 2;
+      uint32_t L = (Y % 2) * SizeX + X % 2;
+      EXPECT_EQ(O[0], SizeX * SizeY) << X << "," << Y;
+      EXPECT_EQ(O[1], 4u);
+      EXPECT_EQ(O[2], 10u);
+      EXPECT_EQ(O[3], L) << X << "," << Y;
+      EXPECT_EQ(O[4], L * (L + 1) / 2) << X << "," << Y;
+      if (SizeX * SizeY > 1) {
+        EXPECT_EQ(O[5], 3u) << X << "," << Y;
+      }
+    }
+}
+
+} // namespace weft::compiler::test

@@ -18,6 +18,8 @@ const cl_icd_dispatch *icdDispatchTable() {
 #define WEFT_API(Name) T.Name = &api::Name;
 #include "runtime/api/ApiList.def"
 #undef WEFT_API
+    // cl_khr_subgroups: the same function under its extension name.
+    T.clGetKernelSubGroupInfoKHR = &api::clGetKernelSubGroupInfo;
     return T;
   }();
   return &Table;
@@ -35,6 +37,7 @@ struct ExtensionFunction {
 // Functions reachable through clGetExtensionFunctionAddress(ForPlatform).
 const ExtensionFunction ExtensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void *>(&icdGetPlatformIDs)},
+    {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&clGetKernelSubGroupInfo)},
 };
 } // namespace
 

@@ -168,12 +168,12 @@ Status rectTransfer(cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t
 }
 
 /// Picks a local size for a NULL local_work_size: up to 128 work-items (long
-/// enough loops to vectorize), small enough to leave every compute unit a few
+/// enough loops to vectorize) and KernelMax (CL_KERNEL_WORK_GROUP_SIZE), small enough to leave every compute unit a few
 /// groups. A divisor of the global size is preferred; a kernel that allows
 /// non-uniform work-groups takes a smaller last group rather than a divisor
 /// less than half the size it could have (a prime global size would
 /// otherwise run one work-item per group).
-std::array<uint64_t, 3> chooseLocalSize(const Device &D, cl_uint Dim,
+std::array<uint64_t, 3> chooseLocalSize(const Device &D, size_t KernelMax, cl_uint Dim,
                                         const std::array<uint64_t, 3> &Global,
                                         bool AllowNonUniform) {
   auto Pick = [AllowNonUniform](uint64_t N, uint64_t Max) {
@@ -184,7 +184,7 @@ std::array<uint64_t, 3> chooseLocalSize(const Device &D, cl_uint Dim,
     return AllowNonUniform ? Want : uint64_t(1);
   };
   std::array<uint64_t, 3> Local{1, 1, 1};
-  uint64_t Budget = std::min<uint64_t>(128, D.props().MaxWorkGroupSize);
+  uint64_t Budget = std::min<uint64_t>(128, KernelMax);
   for (cl_uint I = 0; I < Dim; ++I) {
     Local[I] = Pick(Global[I], Budget);
     Budget /= Local[I];
@@ -462,6 +462,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_ui
       }
     }
     const bool HasReqd = Desc.ReqdWorkGroupSize[0] != 0;
+    const size_t KernelMax = Kern->maxWorkGroupSize(D.props());
     if (LocalSize) {
       uint64_t Items = 1;
       for (cl_uint I = 0; I < WorkDim; ++I) {
@@ -476,7 +477,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_ui
                    "requires uniform work-groups (OpenCL C 1.x or -cl-uniform-work-group-size)");
         Items *= Local[I];
       }
-      WEFT_CHECK(Items > D.props().MaxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE,
+      WEFT_CHECK(Items > KernelMax, CL_INVALID_WORK_GROUP_SIZE,
                  "the work-group is larger than CL_KERNEL_WORK_GROUP_SIZE");
       if (HasReqd)
         for (int I = 0; I < 3; ++I)
@@ -486,12 +487,15 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_ui
       // A NULL local_work_size takes the kernel's reqd_work_group_size.
       for (int I = 0; I < 3; ++I)
         Local[I] = Desc.ReqdWorkGroupSize[I];
+      // A kernel using sub-groups may require more than they allow.
+      WEFT_CHECK(Local[0] * Local[1] * Local[2] > KernelMax, CL_INVALID_WORK_GROUP_SIZE,
+                 "reqd_work_group_size is larger than CL_KERNEL_WORK_GROUP_SIZE");
       for (cl_uint I = 0; I < WorkDim; ++I)
         WEFT_CHECK(Desc.UniformWorkGroupSize && Global[I] % Local[I], CL_INVALID_WORK_GROUP_SIZE,
                    "global_work_size is not a multiple of reqd_work_group_size, and the kernel "
                    "requires uniform work-groups");
     } else if (!Empty) {
-      Local = chooseLocalSize(D, WorkDim, Global, !Desc.UniformWorkGroupSize);
+      Local = chooseLocalSize(D, KernelMax, WorkDim, Global, !Desc.UniformWorkGroupSize);
     }
     WEFT_CHECK(!Kern->allArgsSet(), CL_INVALID_KERNEL_ARGS, "not every argument is set");
     WEFT_CHECK(Kern->localMemSize() > D.props().LocalMemSize, CL_OUT_OF_RESOURCES,

@@ -1,6 +1,10 @@
 // Kernel objects: creation, arguments and queries.
+#include "runtime/Capabilities.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
+
+#include <algorithm>
+#include <cstring>
 
 namespace weft::api {
 
@@ -35,12 +39,8 @@ Result<InfoValue> kernelInfo(Kernel &K, cl_kernel_info Param) {
 Result<InfoValue> workGroupInfo(Kernel &K, Device &D, cl_kernel_work_group_info Param) {
   const KernelDesc &Desc = K.desc();
   switch (Param) {
-  case CL_KERNEL_WORK_GROUP_SIZE: {
-    size_t Max = D.props().MaxWorkGroupSize;
-    if (Desc.ReqdWorkGroupSize[0])
-      Max = Desc.ReqdWorkGroupSize[0] * Desc.ReqdWorkGroupSize[1] * Desc.ReqdWorkGroupSize[2];
-    return InfoValue(Max);
-  }
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    return InfoValue(K.maxWorkGroupSize(D.props()));
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
     return InfoValue(Desc.ReqdWorkGroupSize);
   case CL_KERNEL_LOCAL_MEM_SIZE:
@@ -54,6 +54,80 @@ Result<InfoValue> workGroupInfo(Kernel &K, Device &D, cl_kernel_work_group_info 
                      "CL_KERNEL_GLOBAL_WORK_SIZE is for custom devices and built-in kernels");
   default:
     return makeError(CL_INVALID_VALUE, "unknown cl_kernel_work_group_info");
+  }
+}
+
+/// The device a per-device kernel query is about: Dev, which must be one
+/// of the kernel's context, or the context's only device if Dev is NULL.
+Result<Device *> queryDevice(Kernel &K, cl_device_id Dev) {
+  const auto &Devices = K.program().context().devices();
+  if (!Dev) {
+    WEFT_CHECK(Devices.size() != 1, CL_INVALID_DEVICE,
+               "device is NULL but the kernel has several devices");
+    return Devices[0];
+  }
+  Device *D = fromHandle<Device>(Dev);
+  WEFT_CHECK(!D || !K.program().context().hasDevice(D), CL_INVALID_DEVICE,
+             "device is not associated with the kernel");
+  return D;
+}
+
+/// A local work size given as input_value: one size_t per dimension, one
+/// to three dimensions.
+Result<std::vector<size_t>> localSizeInput(size_t InSize, const void *In) {
+  WEFT_CHECK(!In, CL_INVALID_VALUE, "input_value is NULL");
+  WEFT_CHECK(InSize == 0 || InSize % sizeof(size_t) || InSize > 3 * sizeof(size_t),
+             CL_INVALID_VALUE, "input_value_size is not 1, 2 or 3 times sizeof(size_t)");
+  std::vector<size_t> Local(InSize / sizeof(size_t));
+  std::memcpy(Local.data(), In, InSize);
+  return Local;
+}
+
+/// clGetKernelSubGroupInfo. Each work-group is one sub-group (Capabilities.h:
+/// MaxSubGroupSize), so a local size of n work-items makes one sub-group of
+/// n, and only a count of one sub-group has a local size.
+Result<InfoValue> subGroupInfo(Kernel &K, Device &D, cl_kernel_sub_group_info Param, size_t InSize,
+                               const void *In, size_t Size, void *Value) {
+  switch (Param) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+    WEFT_TRY(Local, localSizeInput(InSize, In));
+    size_t Items = 1;
+    for (size_t L : Local)
+      Items *= L;
+    if (Param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
+      return InfoValue(Items);
+    return InfoValue(size_t(Items ? 1 : 0));
+  }
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+    WEFT_CHECK(!In, CL_INVALID_VALUE, "input_value is NULL");
+    WEFT_CHECK(InSize != sizeof(size_t), CL_INVALID_VALUE,
+               "input_value_size is not sizeof(size_t)");
+    size_t Count;
+    std::memcpy(&Count, In, sizeof(Count));
+    // The result has as many dimensions (one to three) as param_value_size
+    // holds size_t values; a size query without a buffer gets three.
+    size_t Dims = Value ? std::clamp<size_t>(Size / sizeof(size_t), 1, 3) : 3;
+    // A one-dimensional group: the largest the kernel can run, or the
+    // kernel's required size if that is one-dimensional and runnable.
+    std::vector<size_t> Local(Dims, 1);
+    const std::array<size_t, 3> &Reqd = K.desc().ReqdWorkGroupSize;
+    const size_t Max = K.maxWorkGroupSize(D.props());
+    Local[0] = Max;
+    if (Reqd[0])
+      Local[0] = Reqd[1] == 1 && Reqd[2] == 1 && Reqd[0] <= Max ? Reqd[0] : 0;
+    if (Count != 1 || Local[0] == 0)
+      std::fill(Local.begin(), Local.end(), 0);
+    return InfoValue(Local);
+  }
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+    return InfoValue(size_t(1));
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+    // OpenCL C has no attribute for a sub-group count, and Weft does not
+    // read SPIR-V's SubgroupsPerWorkgroup execution mode.
+    return InfoValue(size_t(0));
+  default:
+    return makeError(CL_INVALID_VALUE, "unknown cl_kernel_sub_group_info");
   }
 }
 
@@ -180,17 +254,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel K, cl_device_id Dev,
                                             void *Value, size_t *SizeRet) {
   return entry([&]() -> Status {
     WEFT_TRY(Kern, get<Kernel>(K));
-    Device *D = nullptr;
-    const auto &Devices = Kern->program().context().devices();
-    if (Dev) {
-      D = fromHandle<Device>(Dev);
-      WEFT_CHECK(!D || !Kern->program().context().hasDevice(D), CL_INVALID_DEVICE,
-                 "device is not associated with the kernel");
-    } else {
-      WEFT_CHECK(Devices.size() != 1, CL_INVALID_DEVICE,
-                 "device is NULL but the kernel has several devices");
-      D = Devices[0];
-    }
+    WEFT_TRY(D, queryDevice(*Kern, Dev));
     WEFT_TRY(Info, workGroupInfo(*Kern, *D, Param));
     return Info.write(Size, Value, SizeRet);
   });
@@ -210,8 +274,10 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel K, cl_device_id Dev,
                                            const void *In, size_t Size, void *Value,
                                            size_t *SizeRet) {
   return entry([&]() -> Status {
-    WEFT_VALID(Kernel, K);
-    return makeError(CL_INVALID_OPERATION, "the device does not support sub-groups");
+    WEFT_TRY(Kern, get<Kernel>(K));
+    WEFT_TRY(D, queryDevice(*Kern, Dev));
+    WEFT_TRY(Info, subGroupInfo(*Kern, *D, Param, InSize, In, Size, Value));
+    return Info.write(Size, Value, SizeRet);
   });
 }
 

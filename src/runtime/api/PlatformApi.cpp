@@ -124,7 +124,6 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
-  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
@@ -243,7 +242,13 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     return InfoValue(cl_bool(CL_TRUE));
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: // no sub-groups
+  // One sub-group per work-group (Capabilities.h: MaxSubGroupSize).
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+    return InfoValue(cl_uint(1));
+  // Required with cl_khr_subgroups, and true of one sub-group per
+  // work-group: no other sub-group of its work-group can hold it back.
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    return InfoValue(cl_bool(CL_TRUE));
   case CL_DEVICE_PIPE_SUPPORT:
     return InfoValue(cl_bool(CL_FALSE));
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
