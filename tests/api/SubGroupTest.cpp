@@ -99,36 +99,8 @@ std::string describe(const Range &R) {
   return S;
 }
 
-const char *WorkItemSource = R"CLC(
-#pragma OPENCL EXTENSION cl_khr_subgroups : enable
-kernel void items(global uint *out, global const int *pred) {
-  size_t g = get_global_linear_id();
-  global uint *o = out + g * 8;
-  o[0] = get_sub_group_size();
-  o[1] = get_max_sub_group_size();
-  o[2] = get_num_sub_groups();
-  o[3] = get_enqueued_num_sub_groups();
-  o[4] = get_sub_group_id();
-  o[5] = get_sub_group_local_id();
-  o[6] = sub_group_all(pred[g]) != 0;
-  o[7] = sub_group_any(pred[g]) != 0;
-}
-
-// Reverses each sub-group's values through __local memory, then rotates
-// them by one: the barriers must order the stores before the loads.
-kernel void exchange(global const int *in, global int *out) {
-  local int tmp[128];
-  size_t g = get_global_linear_id();
-  uint l = get_sub_group_local_id(), n = get_sub_group_size();
-  tmp[l] = in[g];
-  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
-  int a = tmp[n - 1 - l];
-  sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);
-  tmp[l] = a * 2;
-  sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group);
-  out[g] = tmp[(l + 1) % n];
-}
-
+// Kernels of the OpenCL C source only, built with spirv/subgroups.cl.
+const char *SourceOnlyKernels = R"CLC(
 kernel void plain(global int *out) { out[get_global_id(0)] = 1; }
 
 // Uses sub-groups through a helper function only.
@@ -146,31 +118,16 @@ kernel __attribute__((reqd_work_group_size(8, 8, 1))) void required_2d(global in
 }
 )CLC";
 
-// Without the extension pragma: the OpenCL C 3.0 feature alone.
-const char *CollectiveSource = R"CLC(
-#define ALL(T)                                                                \
-kernel void collectives_##T(global const T *in, global T *out) {             \
-  size_t g = get_global_linear_id();                                          \
-  T x = in[g];                                                                \
-  global T *o = out + g * 10;                                                 \
-  o[0] = sub_group_broadcast(x, get_sub_group_size() - 1);                   \
-  o[1] = sub_group_reduce_add(x);                                             \
-  o[2] = sub_group_reduce_min(x);                                             \
-  o[3] = sub_group_reduce_max(x);                                             \
-  o[4] = sub_group_scan_inclusive_add(x);                                     \
-  o[5] = sub_group_scan_inclusive_min(x);                                     \
-  o[6] = sub_group_scan_inclusive_max(x);                                     \
-  o[7] = sub_group_scan_exclusive_add(x);                                     \
-  o[8] = sub_group_scan_exclusive_min(x);                                     \
-  o[9] = sub_group_scan_exclusive_max(x);                                     \
+/// The test's OpenCL C program: the kernels its SPIR-V is compiled from
+/// (read from the source tree) and those of the source path alone.
+const char *source() {
+  static const std::string Source = [] {
+    std::ifstream In(std::string(WEFT_TEST_SPIRV_SOURCE_DIR) + "/subgroups.cl");
+    EXPECT_TRUE(In.good()) << "subgroups.cl";
+    return std::string(std::istreambuf_iterator<char>(In), {}) + SourceOnlyKernels;
+  }();
+  return Source.c_str();
 }
-ALL(int)
-ALL(uint)
-ALL(long)
-ALL(ulong)
-ALL(float)
-ALL(double)
-)CLC";
 
 std::vector<unsigned char> readSpirv(const char *Name) {
   std::ifstream In(std::string(WEFT_TEST_SPIRV_DIR) + "/" + Name, std::ios::binary);
@@ -354,7 +311,7 @@ TEST_F(SubGroups, DeviceReportsOneSubGroupPerWorkGroup) {
 }
 
 TEST_F(SubGroups, KernelSubGroupInfo) {
-  cl_kernel K = make(WorkItemSource, "items");
+  cl_kernel K = make(source(), "items");
   // One sub-group of the whole work-group, for any local size.
   size_t Local3[] = {4, 3, 2}, Local1 = 100;
   EXPECT_EQ(
@@ -432,7 +389,7 @@ TEST_F(SubGroups, KernelSubGroupInfo) {
 }
 
 TEST_F(SubGroups, KernelSubGroupInfoErrors) {
-  cl_kernel K = make(WorkItemSource, "items");
+  cl_kernel K = make(source(), "items");
   size_t Local[] = {8, 2, 2, 2}, V = 0;
   const auto Max = CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE;
   // CL_INVALID_KERNEL.
@@ -491,9 +448,9 @@ TEST_F(SubGroups, KernelSubGroupInfoErrors) {
 }
 
 TEST_F(SubGroups, KernelsUsingSubGroupsRunAtMostMaxSubGroupSize) {
-  cl_kernel Items = make(WorkItemSource, "items");
-  cl_kernel Indirect = make(WorkItemSource, "indirect");
-  cl_kernel Plain = make(WorkItemSource, "plain");
+  cl_kernel Items = make(source(), "items");
+  cl_kernel Indirect = make(source(), "indirect");
+  cl_kernel Plain = make(source(), "plain");
   const size_t DeviceMax = info<size_t>(clGetDeviceInfo, Device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   ASSERT_GT(DeviceMax, MaxSubGroupSize);
   auto WgSize = [&](cl_kernel K) {
@@ -531,9 +488,9 @@ TEST_F(SubGroups, KernelsUsingSubGroupsRunAtMostMaxSubGroupSize) {
   // reqd_work_group_size: runnable within the limit, reported and refused
   // beyond it; CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT gives the required
   // size, or zeros if it is not one-dimensional or not runnable.
-  cl_kernel Required = make(WorkItemSource, "required");
-  cl_kernel Required2D = make(WorkItemSource, "required_2d");
-  cl_kernel TooWide = make(WorkItemSource, "too_wide");
+  cl_kernel Required = make(source(), "required");
+  cl_kernel Required2D = make(source(), "required_2d");
+  cl_kernel TooWide = make(source(), "too_wide");
   EXPECT_EQ(WgSize(Required), 64u);
   EXPECT_EQ(WgSize(TooWide), MaxSubGroupSize);
   ASSERT_EQ(clSetKernelArg(TooWide, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
@@ -555,17 +512,17 @@ TEST_F(SubGroups, KernelsUsingSubGroupsRunAtMostMaxSubGroupSize) {
   EXPECT_EQ(LocalFor(Plain), (std::array<size_t, 2>{DeviceMax, 1}));
 }
 
-TEST_F(SubGroups, WorkItemFunctionsAndVotes) { checkWorkItems(make(WorkItemSource, "items")); }
+TEST_F(SubGroups, WorkItemFunctionsAndVotes) { checkWorkItems(make(source(), "items")); }
 
-TEST_F(SubGroups, Barriers) { checkExchange(make(WorkItemSource, "exchange")); }
+TEST_F(SubGroups, Barriers) { checkExchange(make(source(), "exchange")); }
 
 TEST_F(SubGroups, CollectivesOnEveryType) {
-  checkCollectives<cl_int>(make(CollectiveSource, "collectives_int"), "int");
-  checkCollectives<cl_uint>(make(CollectiveSource, "collectives_uint"), "uint");
-  checkCollectives<cl_long>(make(CollectiveSource, "collectives_long"), "long");
-  checkCollectives<cl_ulong>(make(CollectiveSource, "collectives_ulong"), "ulong");
-  checkCollectives<cl_float>(make(CollectiveSource, "collectives_float"), "float");
-  checkCollectives<cl_double>(make(CollectiveSource, "collectives_double"), "double");
+  checkCollectives<cl_int>(make(source(), "collectives_int"), "int");
+  checkCollectives<cl_uint>(make(source(), "collectives_uint"), "uint");
+  checkCollectives<cl_long>(make(source(), "collectives_long"), "long");
+  checkCollectives<cl_ulong>(make(source(), "collectives_ulong"), "ulong");
+  checkCollectives<cl_float>(make(source(), "collectives_float"), "float");
+  checkCollectives<cl_double>(make(source(), "collectives_double"), "double");
 }
 
 // The same kernels from SPIR-V (OpGroup* instructions with Subgroup scope,
@@ -593,6 +550,8 @@ TEST_F(SubGroups, FromSpirv) {
   checkWorkItems(Items);
   checkExchange(Make("exchange"));
   checkCollectives<cl_int>(Make("collectives_int"), "int");
+  checkCollectives<cl_uint>(Make("collectives_uint"), "uint");
+  checkCollectives<cl_long>(Make("collectives_long"), "long");
   checkCollectives<cl_ulong>(Make("collectives_ulong"), "ulong");
   checkCollectives<cl_float>(Make("collectives_float"), "float");
   checkCollectives<cl_double>(Make("collectives_double"), "double");
