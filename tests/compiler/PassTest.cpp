@@ -40,6 +40,15 @@ std::unique_ptr<Module> parse(LLVMContext &C, const char *Text) {
   return M;
 }
 
+/// Runs a function pass on F and checks that F stays valid IR.
+template <typename PassT> void runOnFunction(PassT Pass, Function &F) {
+  FunctionAnalysisManager FAM;
+  PassBuilder PB;
+  PB.registerFunctionAnalyses(FAM);
+  Pass.run(F, FAM);
+  EXPECT_FALSE(verifyFunction(F, &errs()));
+}
+
 unsigned numMatching(Function &F, function_ref<bool(Instruction &)> Pred) {
   unsigned N = 0;
   for (Instruction &I : instructions(F))
@@ -169,12 +178,8 @@ define i32 @f(i32 %n, i32 %d, <4 x i32> %vn, <4 x i32> %vd) {
   ret i32 %s4
 })");
   ASSERT_TRUE(M);
-  FunctionAnalysisManager FAM;
-  PassBuilder PB;
-  PB.registerFunctionAnalyses(FAM);
   Function &F = *M->getFunction("f");
-  SafeDivisionPass().run(F, FAM);
-  EXPECT_FALSE(verifyFunction(F, &errs()));
+  runOnFunction(SafeDivisionPass(), F);
   // sdiv, urem, udiv by variables and sdiv by the constant -1 are guarded;
   // the division by 7 is not.
   unsigned Guarded = 0, Unguarded = 0;
@@ -208,12 +213,8 @@ define i32 @f(ptr addrspace(4) %p, ptr addrspace(4) %q, ptr addrspace(4) %e, i32
   ret i32 %s3
 })");
   ASSERT_TRUE(M);
-  FunctionAnalysisManager FAM;
-  PassBuilder PB;
-  PB.registerFunctionAnalyses(FAM);
   Function &F = *M->getFunction("f");
-  AtomicPass().run(F, FAM);
-  EXPECT_FALSE(verifyFunction(F, &errs()));
+  runOnFunction(AtomicPass(), F);
   std::vector<AtomicOrdering> Loads, Stores, RMWs;
   std::vector<AtomicRMWInst::BinOp> Ops;
   unsigned Calls = 0, CmpXchgs = 0, PlainStores = 0;
