@@ -13,9 +13,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <spirv-tools/libspirv.hpp>
 
-#include <algorithm>
 #include <cstring>
-#include <functional>
 #include <iterator>
 #include <mutex>
 #include <sstream>
