@@ -111,8 +111,10 @@ static int cmpUlong(double r, ulong x) {
   ulong ur = (ulong)r;
   return (ur > x) - (ur < x);
 }
-static float nextF(float r, float to) { return __builtin_nextafterf(r, to); }
-static double nextD(double r, double to) { return __builtin_nextafter(r, to); }
+// Math.cl's nextafter, on the bits: libm's would be a call that keeps a
+// work-item loop converting with rtz/rtp/rtn from vectorizing.
+static float nextF(float r, float to) { return nextafter(r, to); }
+static double nextD(double r, double to) { return nextafter(r, to); }
 
 // Floating destination, possibly inexact: round to nearest, then correct.
 #define CONV_FP_ROUNDED(D, S, CMP, NEXT)                                                           \

@@ -7,15 +7,20 @@
 #ifndef WEFT_HALF_CONVERSIONS
 #define WEFT_HALF_CONVERSIONS
 
+// The conversions are straight-line code, selects rather than branches:
+// a kernel that loads or stores halves in its work-item loop must still
+// vectorize, and the loop vectorizer gives up on a switch (which
+// SimplifyCFG makes of a chain of tests on one exponent field).
+
 /// The float a half's bits stand for (always exact).
 static INL float halfBitsToFloat(ushort h) {
   uint Sign = (uint)(h & 0x8000) << 16;
   uint Exp = (h >> 10) & 0x1f, Mant = h & 0x3ff;
-  if (Exp == 0) // zero or denormal: Mant * 2^-24, exact in float
-    return as_float(Sign | as_uint((float)Mant * 0x1p-24f));
-  if (Exp == 31) // infinity or NaN (payload kept)
-    return as_float(Sign | 0x7f800000u | (Mant << 13));
-  return as_float(Sign | ((Exp + 112) << 23) | (Mant << 13));
+  // Normal: rebias the exponent; infinity or NaN (payload kept): 255.
+  uint Bits = ((Exp + 112 + (Exp == 31 ? 112u : 0u)) << 23) | (Mant << 13);
+  // Zero or denormal: Mant * 2^-24, exact in float.
+  Bits = Exp == 0 ? as_uint((float)Mant * 0x1p-24f) : Bits;
+  return as_float(Sign | Bits);
 }
 
 // Rounding modes of vstore_half: to nearest even, toward zero, +inf, -inf.
@@ -24,81 +29,57 @@ static INL float halfBitsToFloat(ushort h) {
 #define RTP 2
 #define RTN 3
 
-/// The half bits nearest (by Mode) to a binary floating value with the given
-/// sign, unbiased exponent E and significand M (with its leading one) of
-/// MBITS fraction bits. U is the unsigned integer type holding M.
+/// The half bits nearest (by Mode, a constant once inlined) to a binary
+/// floating value with the given sign, unbiased exponent E and significand
+/// M (with its leading one, or 0 for zero) of MBITS fraction bits. U is
+/// the unsigned integer type holding M.
 #define TO_HALF(U, MBITS)                                                                          \
   static INL ushort toHalf##MBITS(uint Sign, int E, U M, int Mode) {                               \
     /* The half's unit in the last place is 2^(max(E, -14) - 10). */                              \
     int Shift = (MBITS - 10) + ((E < -14 ? -14 : E) - E);                                          \
-    U Q, Rem, Half;                                                                                \
-    if (Shift >= (int)(8 * sizeof(U))) {                                                           \
-      Q = 0;                                                                                       \
-      Rem = M; /* nonzero, and below half an ulp */                                                \
-      Half = (U)1 << (8 * sizeof(U) - 1);                                                          \
-    } else {                                                                                       \
-      Q = M >> Shift;                                                                              \
-      Rem = M & ((((U)1) << Shift) - 1);                                                           \
-      Half = ((U)1) << (Shift - 1);                                                                \
-    }                                                                                              \
-    bool Up;                                                                                       \
-    switch (Mode) {                                                                                \
-    case RTE:                                                                                      \
-      Up = Rem > Half || (Rem == Half && (Q & 1));                                                 \
-      break;                                                                                       \
-    case RTP:                                                                                      \
-      Up = Rem != 0 && !Sign;                                                                      \
-      break;                                                                                       \
-    case RTN:                                                                                      \
-      Up = Rem != 0 && Sign;                                                                       \
-      break;                                                                                       \
-    default:                                                                                       \
-      Up = false;                                                                                  \
-    }                                                                                              \
+    /* So far below that the whole of M is under half an ulp: shift by */                        \
+    /* less, keeping nothing (M < 2^(MBITS+1) <= half of 2^(width-1)). */                         \
+    bool Far = Shift >= (int)(8 * sizeof(U));                                                      \
+    int S = Far ? (int)(8 * sizeof(U)) - 1 : Shift;                                                \
+    U Q = Far ? (U)0 : M >> S;                                                                     \
+    U Rem = M & ((((U)1) << S) - 1);                                                               \
+    U Half = ((U)1) << (S - 1);                                                                    \
+    bool Up = Mode == RTE   ? Rem > Half || (Rem == Half && (Q & 1))                               \
+              : Mode == RTP ? Rem != 0 && !Sign                                                    \
+              : Mode == RTN ? Rem != 0 && Sign                                                     \
+                            : false;                                                               \
     Q += Up;                                                                                       \
     /* Normal: the exponent field is E + 15 and Q carries the implicit one */                      \
     /* (a carry out of the significand bumps the exponent). Denormal: Q. */                        \
     uint Bits = E < -14 ? (uint)Q : (uint)((E + 14) << 10) + (uint)Q;                              \
-    if (Bits >= 0x7c00) { /* overflow: infinity or the largest finite */                           \
-      bool ToInf = Mode == RTE || (Mode == RTP && !Sign) || (Mode == RTN && Sign);                 \
-      Bits = ToInf ? 0x7c00 : 0x7bff;                                                              \
-    }                                                                                              \
+    /* Overflow: infinity or the largest finite, by mode. */                                       \
+    bool ToInf = Mode == RTE || (Mode == RTP && !Sign) || (Mode == RTN && Sign);                   \
+    Bits = Bits >= 0x7c00 ? (ToInf ? 0x7c00u : 0x7bffu) : Bits;                                    \
     return (ushort)(Sign | Bits);                                                                  \
   }
 TO_HALF(uint, 23)
 TO_HALF(ulong, 52)
 
-static INL ushort floatToHalfBits(float F, int Mode) {
-  uint X = as_uint(F), Sign = (X >> 16) & 0x8000;
-  uint Exp = (X >> 23) & 0xff, Frac = X & 0x7fffff;
-  if (Exp == 0xff) // infinity, or a quiet NaN keeping the top payload bits
-    return (ushort)(Sign | 0x7c00 | (Frac ? 0x200 | (Frac >> 13) : 0));
-  if (Exp == 0) { // zero, or a float denormal: far below half's range
-    if (Frac == 0)
-      return (ushort)Sign;
-    return toHalf23(Sign, -200, Frac, Mode);
+/// A float or double's half bits. EXP_MAX is the exponent field of inf and
+/// NaN, BIAS the exponent bias, PAYLOAD the shift that keeps a NaN's top
+/// payload bits (and it stays quiet); a denormal of the source type is far
+/// below half's range (the exponent TINY stands for it), and anything from
+/// 2^16 up rounds as 2^16 does.
+#define TO_HALF_BITS(T, UT, MBITS, EXP_MAX, BIAS, PAYLOAD, TINY)                                   \
+  static INL ushort T##ToHalfBits(T F, int Mode) {                                                 \
+    UT X = as_##UT(F);                                                                             \
+    uint Sign = (uint)(X >> (8 * sizeof(UT) - 16)) & 0x8000;                                       \
+    int Exp = (int)(X >> MBITS) & EXP_MAX;                                                         \
+    UT Frac = X & ((((UT)1) << MBITS) - 1);                                                        \
+    UT One = ((UT)1) << MBITS;                                                                     \
+    int E = Exp == 0 ? TINY : min(Exp - BIAS, 16);                                                 \
+    UT M = Exp == 0 ? Frac : Exp - BIAS > 15 ? One : Frac | One;                                   \
+    ushort Finite = toHalf##MBITS(Sign, E, M, Mode);                                               \
+    uint Special = Sign | 0x7c00 | (Frac ? 0x200 | (uint)(Frac >> PAYLOAD) : 0);                   \
+    return Exp == EXP_MAX ? (ushort)Special : Finite;                                              \
   }
-  if ((int)Exp - 127 > 15) // beyond half's range: overflow by mode
-    return toHalf23(Sign, 16, 0x800000u, Mode) | (ushort)Sign;
-  return toHalf23(Sign, (int)Exp - 127, Frac | 0x800000u, Mode);
-}
-
-static INL ushort doubleToHalfBits(double D, int Mode) {
-  ulong X = as_ulong(D);
-  uint Sign = (uint)(X >> 48) & 0x8000;
-  uint Exp = (uint)(X >> 52) & 0x7ff;
-  ulong Frac = X & 0xfffffffffffffUL;
-  if (Exp == 0x7ff)
-    return (ushort)(Sign | 0x7c00 | (Frac ? 0x200 | (uint)(Frac >> 42) : 0));
-  if (Exp == 0) {
-    if (Frac == 0)
-      return (ushort)Sign;
-    return toHalf52(Sign, -2000, Frac, Mode);
-  }
-  if ((int)Exp - 1023 > 15)
-    return toHalf52(Sign, 16, 0x10000000000000UL, Mode) | (ushort)Sign;
-  return toHalf52(Sign, (int)Exp - 1023, Frac | 0x10000000000000UL, Mode);
-}
+TO_HALF_BITS(float, uint, 23, 0xff, 127, 13, -200)
+TO_HALF_BITS(double, ulong, 52, 0x7ff, 1023, 42, -2000)
 
 #endif // WEFT_HALF_CONVERSIONS
 

@@ -91,17 +91,20 @@ OVL long mul_hi(long x, long y) {
   H -= y < 0 ? (ulong)x : 0;
   return (long)H;
 }
+// mad_sat on 64 bits saturates the exact a * b + c: the 128-bit product
+// (mul_hi and the wrapped low half) plus c, sign-extended, with the carry.
+// Straight-line, so a work-item loop calling it still vectorizes.
 OVL long mad_sat(long a, long b, long c) {
-  long P;
-  if (__builtin_mul_overflow(a, b, &P))
-    return ((a < 0) != (b < 0)) ? LONG_MIN : LONG_MAX;
-  return add_sat(P, c);
+  ulong Lo = (ulong)a * (ulong)b + (ulong)c;
+  ulong Carry = Lo < (ulong)a * (ulong)b;
+  long Hi = mul_hi(a, b) + (c < 0 ? -1L : 0L) + (long)Carry;
+  // In range when the high half is the low half's sign extension.
+  return Hi == ((long)Lo >> 63) ? (long)Lo : Hi < 0 ? LONG_MIN : LONG_MAX;
 }
 OVL ulong mad_sat(ulong a, ulong b, ulong c) {
-  ulong P;
-  if (__builtin_mul_overflow(a, b, &P))
-    return ULONG_MAX;
-  return add_sat(P, c);
+  ulong Lo = a * b + c;
+  ulong Hi = mul_hi(a, b) + (Lo < a * b);
+  return Hi ? ULONG_MAX : Lo;
 }
 
 #define SPLIT_OPS(T)                                                                               \

@@ -23,7 +23,6 @@ MATH1(log, __builtin_logf, __builtin_log)
 MATH1(log2, __builtin_log2f, __builtin_log2)
 MATH1(log10, __builtin_log10f, __builtin_log10)
 MATH1(log1p, __builtin_log1pf, __builtin_log1p)
-MATH1(logb, __builtin_logbf, __builtin_logb)
 MATH1(sin, __builtin_sinf, __builtin_sin)
 MATH1(cos, __builtin_cosf, __builtin_cos)
 MATH1(tan, __builtin_tanf, __builtin_tan)
@@ -84,8 +83,6 @@ MATH2(pow, __builtin_powf, __builtin_pow)
 MATH2(atan2, __builtin_atan2f, __builtin_atan2)
 MATH2(hypot, __builtin_hypotf, __builtin_hypot)
 MATH2(copysign, __builtin_copysignf, __builtin_copysign)
-MATH2(fdim, __builtin_fdimf, __builtin_fdim)
-MATH2(nextafter, __builtin_nextafterf, __builtin_nextafter)
 MATH2(remainder, __builtin_remainderf, __builtin_remainder)
 static float maxmagF(float x, float y) {
   float Ax = __builtin_fabsf(x), Ay = __builtin_fabsf(y);
@@ -111,32 +108,85 @@ static float madF(float a, float b, float c) { return a * b + c; }
 static double madD(double a, double b, double c) { return a * b + c; }
 MATH3(mad, madF, madD)
 
-// ldexp takes an int (vector) second argument (pown and rootn, which do
-// too, are in MathPow.cl).
-MATH_INT2(ldexp, __builtin_ldexpf, __builtin_ldexp)
+// The exponent-field functions (ldexp, ilogb, logb, nextafter, fdim; frexp
+// and modf are in MathPointer.cl) are written on the bits, with selects
+// instead of branches, so that a kernel calling them inside its work-item
+// loop still vectorizes; libm's would be calls the loop vectorizer cannot
+// widen. They are exact, so there is no accuracy to trade.
+
+// ldexp (float): x * 2^n is exact in double for |n| <= 400 (every float
+// times 2^±400 is a normal double), and beyond that the float result is 0
+// or inf anyway; the one rounding is the conversion back to float.
+static float ldexpF(float x, int n) {
+  int N = clamp(n, -400, 400);
+  return (float)((double)x * as_double((ulong)(N + 1023) << 52));
+}
+// ldexp (double), as in musl's scalbn: up to two scalings by 2^1023 (or
+// 2^-969, which keeps the last rounding single in the subnormal range),
+// then one by 2^n with n clamped into the normal exponent range.
+static double ldexpD(double x, int n) {
+  double Y = x;
+  for (int Step = 0; Step < 2; ++Step) {
+    bool Up = n > 1023, Down = n < -1022;
+    Y *= Up ? 0x1p1023 : Down ? 0x1p-969 : 1.0;
+    n = Up ? n - 1023 : Down ? n + 969 : n;
+  }
+  n = clamp(n, -1022, 1023);
+  return Y * as_double((ulong)(n + 1023) << 52);
+}
+MATH_INT2(ldexp, ldexpF, ldexpD)
 VEC_BINARY_SCALAR(ldexp, float, float, int)
 VEC_BINARY_SCALAR(ldexp, double, double, int)
-// ilogb(0) and ilogb(NaN) are the FP_ILOGB0 and FP_ILOGBNAN of OpenCL C's
-// header (INT_MIN and INT_MAX), not the host libm's (glibc on x86 returns
-// INT_MIN for both).
+
+// ilogb: the biased exponent, or for a subnormal the position of its
+// leading one. ilogb(0) and ilogb(NaN) are OpenCL C's FP_ILOGB0 and
+// FP_ILOGBNAN (INT_MIN and INT_MAX), not the host libm's.
 static int ilogbF(float x) {
-  if (__builtin_isnan(x))
-    return FP_ILOGBNAN;
-  if (x == 0.0f)
-    return FP_ILOGB0;
-  return __builtin_isinf(x) ? INT_MAX : __builtin_ilogbf(x);
+  uint A = as_uint(x) & 0x7fffffffu;
+  int R = A < 0x00800000u ? -118 - (int)clz(A) : (int)(A >> 23) - 127;
+  R = A == 0 ? FP_ILOGB0 : R;
+  return A >= 0x7f800000u ? (A == 0x7f800000u ? INT_MAX : FP_ILOGBNAN) : R;
 }
 static int ilogbD(double x) {
-  if (__builtin_isnan(x))
-    return FP_ILOGBNAN;
-  if (x == 0.0)
-    return FP_ILOGB0;
-  return __builtin_isinf(x) ? INT_MAX : __builtin_ilogb(x);
+  ulong A = as_ulong(x) & 0x7ffffffffffffffful;
+  int R = A < 0x0010000000000000ul ? -1011 - (int)clz(A) : (int)(A >> 52) - 1023;
+  R = A == 0 ? FP_ILOGB0 : R;
+  return A >= 0x7ff0000000000000ul ? (A == 0x7ff0000000000000ul ? INT_MAX : FP_ILOGBNAN) : R;
 }
 OVL int ilogb(float x) { return ilogbF(x); }
 OVL int ilogb(double x) { return ilogbD(x); }
 VEC_UNARY(ilogb, int, float)
 VEC_UNARY(ilogb, int, double)
+
+// logb: ilogb as a float; -inf at 0, +inf at ±inf, NaN at NaN.
+#define LOGB(T, TS)                                                                                \
+  static T logb##TS(T x) {                                                                         \
+    T R = x == (T)0 ? -(T)INFINITY : (T)ilogb##TS(x);                                              \
+    R = __builtin_isinf(x) ? (T)INFINITY : R;                                                      \
+    return __builtin_isnan(x) ? x : R;                                                             \
+  }
+LOGB(float, F)
+LOGB(double, D)
+MATH1(logb, logbF, logbD)
+
+// nextafter: one step of the bit pattern, up in magnitude when y lies
+// beyond x away from zero; from ±0 the smallest subnormal of y's sign.
+#define NEXTAFTER(T, TS, IT, TINY)                                                                 \
+  static T nextafter##TS(T x, T y) {                                                               \
+    IT Bits = as_##IT(x);                                                                          \
+    T R = as_##T(Bits + (((x < y) == (Bits >= 0)) ? (IT)1 : (IT)-1));                              \
+    R = x == (T)0 ? copysign((T)TINY, y) : R;                                                      \
+    R = x == y ? y : R;                                                                            \
+    return __builtin_isnan(x) || __builtin_isnan(y) ? x + y : R;                                   \
+  }
+NEXTAFTER(float, F, int, 0x1p-149f)
+NEXTAFTER(double, D, long, 0x1p-1074)
+MATH2(nextafter, nextafterF, nextafterD)
+
+// fdim: x - y when x > y, else +0; NaN (as x + y) when either is NaN.
+static float fdimF(float x, float y) { return x > y ? x - y : x <= y ? 0.0f : x + y; }
+static double fdimD(double x, double y) { return x > y ? x - y : x <= y ? 0.0 : x + y; }
+MATH2(fdim, fdimF, fdimD)
 
 // nan(nancode): a quiet NaN carrying the code's low bits in its significand.
 OVL float nan(uint c) { return as_float(0x7fc00000u | (c & 0x003fffffu)); }

@@ -6,9 +6,8 @@
 // and store the result through the caller's pointer, so the cores are the
 // same in both compiles.
 //
-// Exact functions use libm (modf, frexp), which resolves from the host at
-// JIT time like the rest of Math.cl. Not remquo: glibc's gives only the
-// three low bits of the quotient, where OpenCL C asks for seven.
+// remquo is not glibc's: that gives only the three low bits of the
+// quotient, where OpenCL C asks for seven.
 
 #ifndef WEFT_MATH_POINTER_CORES
 #define WEFT_MATH_POINTER_CORES
@@ -66,10 +65,33 @@ FRACT_CORE(double, D, , 0x1.fffffffffffffp-1)
 REMQUO_CORE(float, F, f, uint, 0x80000000u)
 REMQUO_CORE(double, D, , ulong, 0x8000000000000000ul)
 
-static INL float modfF(float x, __private float *ip) { return __builtin_modff(x, ip); }
-static INL double modfD(double x, __private double *ip) { return __builtin_modf(x, ip); }
-static INL float frexpF(float x, __private int *e) { return __builtin_frexpf(x, e); }
-static INL double frexpD(double x, __private int *e) { return __builtin_frexp(x, e); }
+// modf and frexp work on the value's bits with selects, not libm calls, so
+// that they vectorize (see Math.cl's ldexp). modf: x - trunc(x) is exact;
+// ±inf has a ±0 fraction and every fraction takes the sign of x.
+#define MODF_CORE(T, TS, SUF)                                                                      \
+  static INL T modf##TS(T x, __private T *ip) {                                                    \
+    T I = __builtin_trunc##SUF(x);                                                                 \
+    *ip = I;                                                                                       \
+    return __builtin_copysign##SUF(__builtin_isinf(x) ? (T)0 : x - I, x);                          \
+  }
+MODF_CORE(float, F, f)
+MODF_CORE(double, D, )
+// frexp: the significand gets the exponent of 0.5; a subnormal is first
+// scaled into the normal range. 0, ±inf and NaN come back as they are,
+// with exponent 0.
+#define FREXP_CORE(T, TS, UT, ABS_MASK, EXP_MASK, MIN_NORMAL, MANT, SCALE, SCALE_LOG2, BIAS_HALF)   \
+  static INL T frexp##TS(T x, __private int *e) {                                                  \
+    UT A = as_##UT(x) & ABS_MASK;                                                                  \
+    bool Sub = A < MIN_NORMAL;                                                                     \
+    UT B = as_##UT(Sub ? x * SCALE : x);                                                           \
+    int E = (int)((B & EXP_MASK) >> MANT) - BIAS_HALF - (Sub ? SCALE_LOG2 : 0);                    \
+    bool Special = A == 0 || A >= EXP_MASK;                                                        \
+    *e = Special ? 0 : E;                                                                          \
+    return Special ? x : as_##T((B & ~EXP_MASK) | ((UT)BIAS_HALF << MANT));                        \
+  }
+FREXP_CORE(float, F, uint, 0x7fffffffu, 0x7f800000u, 0x00800000u, 23, 0x1p24f, 24, 126)
+FREXP_CORE(double, D, ulong, 0x7ffffffffffffffful, 0x7ff0000000000000ul, 0x0010000000000000ul, 52,
+           0x1p54, 54, 1022)
 static INL float sincosF(float x, __private float *c) {
   *c = __builtin_cosf(x);
   return __builtin_sinf(x);

@@ -1,10 +1,12 @@
 // ORC JIT of a built program. One LLJIT per program keeps programs
 // independent (release = destroy the JIT); symbols the program does not
-// define resolve against the host process and libm (sinf, ...). The JIT
-// links object code, not IR: a fresh build generates it (compile), a cached
-// build reads it from the disk cache, and both take the same path from there.
+// define resolve against the host process, libm (sinf, ...) and libmvec
+// (_ZGVdN8v_sinf, ...). The JIT links object code, not IR: a fresh build
+// generates it (compile), a cached build reads it from the disk cache, and
+// both take the same path from there.
 #include "compiler/JitExecutable.h"
 
+#include "compiler/VectorMath.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -50,6 +52,16 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
     return nullptr;
   }
   Exe->Jit->getMainJITDylib().addGenerator(std::move(*Libm));
+  // The vector forms of libm functions the vectorized code calls.
+  if (VectorMath::available()) {
+    auto Libmvec = orc::DynamicLibrarySearchGenerator::Load(
+        VectorMath::LibraryName, Exe->Jit->getDataLayout().getGlobalPrefix());
+    if (!Libmvec) {
+      Log += "error: cannot load libmvec: " + toString(Libmvec.takeError()) + "\n";
+      return nullptr;
+    }
+    Exe->Jit->getMainJITDylib().addGenerator(std::move(*Libmvec));
+  }
   auto Buffer = MemoryBuffer::getMemBufferCopy(
       StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), "weft-program");
   if (Error E = Exe->Jit->addObjectFile(std::move(Buffer))) {

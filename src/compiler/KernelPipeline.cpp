@@ -24,9 +24,11 @@
 //     guards are vectorized with the division.
 //  8. WorkGroupLoopPass + AlwaysInliner + GlobalDCE: the work-group loop
 //     nest with the work-item function inlined into its x loop.
-//  9. Reject leftover calls to OpenCL builtins we lack; verify the module.
+//  9. Reject leftover calls to OpenCL builtins we lack; the host functions
+//     still called lose OpenCL's convergent mark; verify the module.
 // 10. O3 with the host TargetMachine (unless -cl-opt-disable): now the loop
-//     vectorizer sees the x loop over work-items.
+//     vectorizer sees the x loop over work-items, and knows libmvec's
+//     vector forms of the libm calls in it (VectorMath.h).
 #include "compiler/KernelPipeline.h"
 
 #include "builtins/BuiltinBitcode.h"
@@ -38,6 +40,7 @@
 #include "compiler/OpenClNames.h"
 #include "compiler/PrintfPass.h"
 #include "compiler/SafeDivisionPass.h"
+#include "compiler/VectorMath.h"
 #include "compiler/WorkGroupLoopPass.h"
 #include "compiler/WorkItemBuiltinPass.h"
 #include "compiler/WorkItemFunction.h"
@@ -52,6 +55,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
+
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -155,6 +160,17 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
       return false;
     }
   }
+  // What is still called is the host's (libm's sinf, ...), but OpenCL C
+  // made every call convergent. No work-item depends on another's call any
+  // more (barriers and collectives are loops now), and a convergent call
+  // would deny the loop vectorizer the run-time alias checks it needs.
+  for (Function &F : M)
+    if (F.isDeclaration() && !F.isIntrinsic()) {
+      F.removeFnAttr(Attribute::Convergent);
+      for (User *U : F.users())
+        if (auto *Call = dyn_cast<CallBase>(U))
+          Call->removeFnAttr(Attribute::Convergent);
+    }
   return verify(M, "the work-group passes", Log);
 }
 
@@ -169,6 +185,11 @@ void KernelPipeline::optimize(Module &M) {
   PTO.LoopVectorization = true;
   PTO.SLPVectorization = true;
   PassBuilder PB(&TM, PTO);
+  // The vector forms of libm functions (VectorMath.h), so that calls to
+  // them do not keep the work-item loop scalar.
+  TargetLibraryInfoImpl TLII(TM.getTargetTriple());
+  VectorMath::addMappings(TLII, TM);
+  FAM.registerPass([&] { return TargetLibraryAnalysis(TLII); });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -207,6 +228,10 @@ bool KernelPipeline::run(Module &M, std::vector<rt::KernelDesc> &Kernels, std::s
     D.PrivateMemSize = wi::sizeAttr(*WG, wi::PrivateSizeAttr);
     D.UsesPrintf = WG->hasFnAttribute(wi::PrintfAttr);
   }
+  // WEFT_DUMP_IR=pre: the module as O3 gets it, to replay O3 with opt's
+  // remarks (-pass-remarks-missed=loop-vectorize) in compiler work.
+  if (const char *Dump = std::getenv("WEFT_DUMP_IR"); Dump && StringRef(Dump) == "pre")
+    M.print(errs(), nullptr);
   optimize(M);
   return verify(M, "optimization", Log);
 }

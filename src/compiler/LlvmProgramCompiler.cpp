@@ -17,6 +17,7 @@
 #include "compiler/JitExecutable.h"
 #include "compiler/KernelPipeline.h"
 #include "compiler/SpirvFrontend.h"
+#include "compiler/VectorMath.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -120,7 +121,9 @@ struct CacheSlot {
 };
 
 std::string targetId(const orc::JITTargetMachineBuilder &JTMB) {
-  return JTMB.getCPU() + " " + JTMB.getFeatures().getString();
+  // The code calls libmvec's vector forms only where the host has libmvec.
+  return JTMB.getCPU() + " " + JTMB.getFeatures().getString() +
+         (VectorMath::available() ? " libmvec" : "");
 }
 
 /// The slot of a build whose inputs are Parts, or nullopt when the cache is
@@ -183,8 +186,10 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   Out.GlobalVariableSize = KernelPipeline::globalVariableSize(*M);
   if (!Pipeline.run(*M, Out.Kernels, Log) || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
-  // WEFT_DUMP_IR=1: the module as the JIT gets it, for compiler work.
-  if (const char *Dump = std::getenv("WEFT_DUMP_IR"); Dump && *Dump && *Dump != '0')
+  // WEFT_DUMP_IR=1: the module as the JIT gets it, for compiler work
+  // (WEFT_DUMP_IR=pre: as O3 gets it, KernelPipeline.cpp).
+  if (const char *Dump = std::getenv("WEFT_DUMP_IR");
+      Dump && *Dump && *Dump != '0' && std::string_view(Dump) != "pre")
     M->print(llvm::errs(), nullptr);
 
   std::vector<unsigned char> Object = JitExecutable::compile(*M, **TM, Log);

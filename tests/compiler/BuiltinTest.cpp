@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -930,6 +931,107 @@ TEST(BuiltinTest, NanAndIlogb) {
   EXPECT_EQ(UL[1], 0x7ff8ffffffffffffull);
   EXPECT_EQ(I, (std::vector<int32_t>{INT32_MIN, INT32_MAX, INT32_MAX, -149, INT32_MIN, INT32_MAX,
                                      -1074, 1}));
+}
+
+// The exponent-field functions, written on the bits (Math.cl), against the
+// host's libm (exact for these) over zeros, subnormals, normals, the range
+// ends, infinities and NaN, every pair of them, and exponents that cross
+// the subnormal and overflow boundaries from either side. ilogb keeps
+// OpenCL C's FP_ILOGB0 (INT_MIN) and FP_ILOGBNAN (INT_MAX).
+template <typename T> void checkExponentFunctions() {
+  const bool IsDouble = sizeof(T) == 8;
+  using Lim = std::numeric_limits<T>;
+  const std::vector<T> Values = {0,
+                                 -T(0),
+                                 Lim::denorm_min(),
+                                 -3 * Lim::denorm_min(),
+                                 Lim::min() - Lim::denorm_min(),
+                                 Lim::min(),
+                                 -Lim::min(),
+                                 T(0.75),
+                                 T(1),
+                                 -T(1),
+                                 T(1.5),
+                                 std::nextafter(T(2), T(0)),
+                                 T(-1e30),
+                                 Lim::max(),
+                                 -Lim::max(),
+                                 Lim::infinity(),
+                                 -Lim::infinity(),
+                                 Lim::quiet_NaN()};
+  const std::vector<int> Exponents =
+      IsDouble ? std::vector<int>{INT_MIN, -2200, -2098, -1100, -1075, -1074, -1022, -1, 0, 1, 1023,
+                                  1024, 2046, 2200, INT_MAX}
+               : std::vector<int>{INT_MIN, -400, -300, -278, -150, -149, -126, -1, 0, 1, 127, 128,
+                                  254, 300, INT_MAX};
+  const size_t NV = Values.size(), NE = Exponents.size(), N = NV * NV * NE;
+  std::vector<T> X(N), Y(N), Out(4 * N);
+  std::vector<int> E(N), IOut(N);
+  for (size_t I = 0; I < N; ++I) {
+    X[I] = Values[I / (NV * NE)];
+    Y[I] = Values[I / NE % NV];
+    E[I] = Exponents[I % NE];
+  }
+  std::string T_ = IsDouble ? "double" : "float";
+  Program P;
+  ASSERT_TRUE(P.build("kernel void k(global const " + T_ + " *x, global const " + T_ +
+                      " *y, global const int *e, global " + T_ + R"( *out, global int *iout) {
+      size_t i = get_global_id(0);
+      out[4 * i] = ldexp(x[i], e[i]);
+      out[4 * i + 1] = logb(x[i]);
+      out[4 * i + 2] = nextafter(x[i], y[i]);
+      out[4 * i + 3] = fdim(x[i], y[i]);
+      iout[i] = ilogb(x[i]);
+    })"));
+  ASSERT_TRUE(P.run("k", range1(N, 30),
+                    {Arg::pointer(X.data()), Arg::pointer(Y.data()), Arg::pointer(E.data()),
+                     Arg::pointer(Out.data()), Arg::pointer(IOut.data())}));
+  for (size_t I = 0; I < N; ++I) {
+    const T A = X[I], B = Y[I];
+    SCOPED_TRACE(testing::Message() << T_ << " x = " << A << ", y = " << B << ", e = " << E[I]);
+    EXPECT_TRUE(sameValue(Out[4 * I], std::ldexp(A, E[I]))) << "ldexp: " << Out[4 * I];
+    EXPECT_TRUE(sameValue(Out[4 * I + 1], std::logb(A))) << "logb: " << Out[4 * I + 1];
+    EXPECT_TRUE(sameValue(Out[4 * I + 2], std::nextafter(A, B))) << "nextafter: " << Out[4 * I + 2];
+    EXPECT_TRUE(sameValue(Out[4 * I + 3], std::fdim(A, B))) << "fdim: " << Out[4 * I + 3];
+    const int Ilogb = std::isnan(A) ? INT_MAX : A == 0 ? INT_MIN : std::isinf(A) ? INT_MAX
+                                                                               : std::ilogb(A);
+    EXPECT_EQ(IOut[I], Ilogb) << "ilogb";
+  }
+}
+
+TEST(BuiltinTest, ExponentFunctionsAreExact) {
+  checkExponentFunctions<float>();
+  checkExponentFunctions<double>();
+}
+
+// 64-bit mad_sat saturates the exact a * b + c: a product that overflows
+// alone can come back into range with c (this returned LONG_MAX once).
+TEST(BuiltinTest, MadSat64SaturatesTheExactResult) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global long *l, global ulong *u) {
+      l[0] = mad_sat(0x100000000L, 0x80000000L, -10L);
+      l[1] = mad_sat(-0x100000000L, 0x80000000L, -1L);
+      l[2] = mad_sat(-0x100000000L, 0x80000000L, 10L);
+      l[3] = mad_sat(0x100000000L, 0x80000000L, 0L);
+      l[4] = mad_sat(LONG_MIN, -1L, LONG_MIN);
+      l[5] = mad_sat(LONG_MAX, LONG_MAX, LONG_MIN);
+      l[6] = mad_sat(-7L, 6L, 5L);
+      l[7] = mad_sat(LONG_MIN, 1L, -1L);
+      u[0] = mad_sat(0x100000000UL, 0x100000000UL, 0UL);
+      u[1] = mad_sat(0xffffffffUL, 0x100000001UL, 0UL);
+      u[2] = mad_sat(0xffffffffUL, 0x100000001UL, 1UL);
+      u[3] = mad_sat(3UL, 5UL, ULONG_MAX - 15);
+      u[4] = mad_sat(3UL, 5UL, ULONG_MAX - 14);
+      u[5] = mad_sat(3UL, 5UL, 7UL);
+    })"));
+  std::vector<int64_t> L(8);
+  std::vector<uint64_t> U(6);
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(L.data()), Arg::pointer(U.data())}));
+  EXPECT_EQ(L, (std::vector<int64_t>{INT64_MAX - 9, INT64_MIN, INT64_MIN + 10, INT64_MAX, 0,
+                                     INT64_MAX, -37, INT64_MIN}));
+  EXPECT_EQ(U, (std::vector<uint64_t>{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
+                                      22}));
 }
 
 TEST(BuiltinTest, MathWithPointerNamedAddressSpaces) {
