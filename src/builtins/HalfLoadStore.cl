@@ -35,10 +35,10 @@ static INL float halfBitsToFloat(ushort h) {
 /// the unsigned integer type holding M.
 #define TO_HALF(U, MBITS)                                                                          \
   static INL ushort toHalf##MBITS(uint Sign, int E, U M, int Mode) {                               \
-    /* The half's unit in the last place is 2^(max(E, -14) - 10). */                              \
+    /* The half's unit in the last place is 2^(max(E, -14) - 10). */                               \
     int Shift = (MBITS - 10) + ((E < -14 ? -14 : E) - E);                                          \
-    /* So far below that the whole of M is under half an ulp: shift by */                        \
-    /* less, keeping nothing (M < 2^(MBITS+1) <= half of 2^(width-1)). */                         \
+    /* So far below that the whole of M is under half an ulp: shift by */                          \
+    /* less, keeping nothing (M < 2^(MBITS+1) <= half of 2^(width-1)). */                          \
     bool Far = Shift >= (int)(8 * sizeof(U));                                                      \
     int S = Far ? (int)(8 * sizeof(U)) - 1 : Shift;                                                \
     U Q = Far ? (U)0 : M >> S;                                                                     \

@@ -15,8 +15,10 @@
 // Inverse functions: the libm result times 1/π held as Hi + Lo, which adds
 // about half an ulp to libm's error.
 //
-// Everything computes in its own precision (float in float). Contraction is
-// off: the error terms below rely on each product rounding where written.
+// The sin, cos, tan and inverse functions called are Math.cl's builtins
+// (some float ones compute in double there); the rest computes in its own
+// precision. Contraction is off: the error terms below rely on each
+// product rounding where written.
 #include "BuiltinMacros.h"
 
 #pragma OPENCL FP_CONTRACT OFF
@@ -33,18 +35,18 @@
     T Hi = PI_HI * a;                                                                              \
     T Lo = __builtin_fma##SUF(PI_HI, a, -Hi) + PI_LO * a;                                          \
     /* cos Hi ~ 1 - Hi^2/2 is plenty to scale Lo, itself an ulp of Hi at most */                   \
-    return __builtin_fma##SUF(Lo, (T)1 - (T)0.5 * Hi * Hi, __builtin_sin##SUF(Hi));                \
+    return __builtin_fma##SUF(Lo, (T)1 - (T)0.5 * Hi * Hi, sin(Hi));                               \
   }                                                                                                \
   static INL T cosPiSmall##TS(T a) {                                                               \
     T Hi = PI_HI * a;                                                                              \
     T Lo = __builtin_fma##SUF(PI_HI, a, -Hi) + PI_LO * a;                                          \
     /* sin Hi ~ Hi, likewise */                                                                    \
-    return __builtin_fma##SUF(-Lo, Hi, __builtin_cos##SUF(Hi));                                    \
+    return __builtin_fma##SUF(-Lo, Hi, cos(Hi));                                                   \
   }                                                                                                \
   static INL T tanPiSmall##TS(T a) {                                                               \
     T Hi = PI_HI * a;                                                                              \
     T Lo = __builtin_fma##SUF(PI_HI, a, -Hi) + PI_LO * a;                                          \
-    T Tn = __builtin_tan##SUF(Hi);                                                                 \
+    T Tn = tan(Hi);                                                                                \
     return __builtin_fma##SUF(Lo, __builtin_fma##SUF(Tn, Tn, (T)1), Tn);                           \
   }                                                                                                \
   /* a/pi: the product with 1/pi = INV_PI_HI + INV_PI_LO, its error kept. */                       \
@@ -86,10 +88,10 @@
       return __builtin_copysign##SUF((T)0, isOdd##TS(N) ? -x : x);                                 \
     return __builtin_copysign##SUF(Tn, R);                                                         \
   }                                                                                                \
-  static INL T asinpi##TS(T x) { return divPi##TS(__builtin_asin##SUF(x)); }                       \
-  static INL T acospi##TS(T x) { return divPi##TS(__builtin_acos##SUF(x)); }                       \
-  static INL T atanpi##TS(T x) { return divPi##TS(__builtin_atan##SUF(x)); }                       \
-  static INL T atan2pi##TS(T y, T x) { return divPi##TS(__builtin_atan2##SUF(y, x)); }
+  static INL T asinpi##TS(T x) { return divPi##TS(asin(x)); }                                      \
+  static INL T acospi##TS(T x) { return divPi##TS(acos(x)); }                                      \
+  static INL T atanpi##TS(T x) { return divPi##TS(atan(x)); }                                      \
+  static INL T atan2pi##TS(T y, T x) { return divPi##TS(atan2(y, x)); }
 
 PI_CORES(float, F, f, 0x1.921fb6p+1f, -0x1.777a5cp-24f, 0x1.45f306p-2f, 0x1.b93910p-27f)
 PI_CORES(double, D, , 0x1.921fb54442d18p+1, 0x1.1a62633145c07p-53, 0x1.45f306dc9c883p-2,

@@ -79,7 +79,7 @@ MODF_CORE(double, D, )
 // frexp: the significand gets the exponent of 0.5; a subnormal is first
 // scaled into the normal range. 0, ±inf and NaN come back as they are,
 // with exponent 0.
-#define FREXP_CORE(T, TS, UT, ABS_MASK, EXP_MASK, MIN_NORMAL, MANT, SCALE, SCALE_LOG2, BIAS_HALF)   \
+#define FREXP_CORE(T, TS, UT, ABS_MASK, EXP_MASK, MIN_NORMAL, MANT, SCALE, SCALE_LOG2, BIAS_HALF)  \
   static INL T frexp##TS(T x, __private int *e) {                                                  \
     UT A = as_##UT(x) & ABS_MASK;                                                                  \
     bool Sub = A < MIN_NORMAL;                                                                     \
@@ -164,7 +164,7 @@ static INL double lgamma_rD(double x, __private int *s) { return hostLgammaR(x, 
 // FN for float and double; P is the pointee: the argument type itself (SAME)
 // or int (INT).
 #define MATHP_SAME(KIND, FN, AS)                                                                   \
-  MATHP_##KIND(FN, float, F, float, AS) MATHP_##KIND(FN, double, D, double, AS) \
+  MATHP_##KIND(FN, float, F, float, AS) MATHP_##KIND(FN, double, D, double, AS)                    \
       MATHP_VEC_##KIND(FN, float, float, AS) MATHP_VEC_##KIND(FN, double, double, AS)
 #define MATHP_INT(KIND, FN, AS)                                                                    \
   MATHP_##KIND(FN, float, F, int, AS) MATHP_##KIND(FN, double, D, int, AS)                         \

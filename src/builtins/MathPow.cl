@@ -22,12 +22,12 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 static INL float pownF(float x, int n) {
-  if (n > -0x1000000 && n < 0x1000000)
-    return __builtin_powf(x, (float)n);
   // Both parts have n's sign, so no 0·inf: x^Hi and x^Lo are both >= 1 or
   // both <= 1 in magnitude, and an overflow or underflow of x^Hi is the
-  // result's own.
-  int Lo = n % 4096;
+  // result's own. A smaller n is all Hi, and x^0 = 1 for every x (NaN
+  // too) leaves x^n as it is: two pow calls and no branch, so that a work-
+  // item loop calling pown still vectorizes.
+  int Lo = n > -0x1000000 && n < 0x1000000 ? 0 : n % 4096;
   int Hi = n - Lo;
   return __builtin_powf(x, (float)Hi) * __builtin_powf(x, (float)Lo);
 }
@@ -59,7 +59,7 @@ static INL double pownD(double x, int n) { return __builtin_pow(x, (double)n); }
     /* The correction needs a finite log and a finite R (inf*0 is NaN). */                         \
     T R = __builtin_pow##SUF(Ax, Hi);                                                              \
     if (__builtin_isfinite(Ax) && Ax != (T)0 && __builtin_isfinite(R))                             \
-      R = __builtin_fma##SUF(R, Lo * __builtin_log##SUF(Ax), R);                                   \
+      R = __builtin_fma##SUF(R, Lo * log(Ax), R);                                                   \
     return (n & 1) ? __builtin_copysign##SUF(R, x) : R;                                            \
   }
 

@@ -1,0 +1,208 @@
+// Builtins must not stop the loop vectorizer: a kernel calling one in its
+// work-item loop is compiled through the whole pipeline (front end, work-
+// group passes, O3 for the host), and its work-group function must hold
+// vector instructions. Where libmvec is present, the transcendental
+// functions become calls of its vector forms; their accuracy against the
+// OpenCL C bounds is checked in BuiltinTest.VectorMathMeetsTheBounds.
+#include "compiler/BuildOptions.h"
+#include "compiler/ClangFrontend.h"
+#include "compiler/HostTarget.h"
+#include "compiler/KernelPipeline.h"
+#include "compiler/VectorMath.h"
+#include "compiler/WorkItemFunction.h"
+
+#include <gtest/gtest.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace weft::compiler::test {
+
+namespace {
+
+struct Case {
+  std::string Name; // kernel name suffix
+  std::string Type; // element type of a and b
+  std::string Expr; // b[i] = Expr, over a[i], b[i] and a[i + 1]
+};
+
+/// Compiles one kernel per case, each b[i] = Expr, and returns the module
+/// after the whole pipeline (nullptr, with a test failure, on error).
+std::unique_ptr<Module> compileCases(LLVMContext &C, const std::vector<Case> &Cases,
+                                     const std::string &Options) {
+  std::string Source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  for (const Case &K : Cases)
+    Source += "kernel void k_" + K.Name + "(global " + K.Type + " *a, global " + K.Type +
+              " *b) { size_t i = get_global_id(0); b[i] = " + K.Expr + "; }\n";
+  std::string Why, Log;
+  std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
+  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+  if (!Opts || !JTMB) {
+    ADD_FAILURE() << Why;
+    return nullptr;
+  }
+  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
+  if (!TM) {
+    ADD_FAILURE() << toString(TM.takeError());
+    return nullptr;
+  }
+  std::unique_ptr<Module> M = ClangFrontend::compile(Source, *Opts, C, Log);
+  std::vector<rt::KernelDesc> Kernels;
+  if (!M || !KernelPipeline(**TM, false, false).run(*M, Kernels, Log)) {
+    ADD_FAILURE() << Log;
+    return nullptr;
+  }
+  return M;
+}
+
+bool hasVectorInstructions(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (I.getType()->isVectorTy())
+      return true;
+  return false;
+}
+
+/// The callees of F whose names start with Prefix.
+std::vector<std::string> calleesStartingWith(Function &F, StringRef Prefix) {
+  std::vector<std::string> Names;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (Function *Callee = Call->getCalledFunction(); Callee && Callee->getName().startswith(Prefix))
+        Names.push_back(Callee->getName().str());
+  return Names;
+}
+
+void expectVectorized(const std::vector<Case> &Cases, const std::string &Options = "") {
+  LLVMContext C;
+  std::unique_ptr<Module> M = compileCases(C, Cases, Options);
+  ASSERT_TRUE(M);
+  for (const Case &K : Cases) {
+    Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + "k_" + K.Name);
+    ASSERT_NE(WG, nullptr) << K.Name;
+    EXPECT_TRUE(hasVectorInstructions(*WG)) << K.Type << " " << K.Expr << " was not vectorized";
+  }
+}
+
+std::vector<Case> unaryCases(const std::string &Type, const std::vector<std::string> &Functions) {
+  std::vector<Case> Cases;
+  for (const std::string &F : Functions)
+    Cases.push_back({F + "_" + Type, Type, F + "(a[i])"});
+  return Cases;
+}
+
+std::vector<Case> binaryCases(const std::string &Type, const std::vector<std::string> &Functions) {
+  std::vector<Case> Cases;
+  for (const std::string &F : Functions)
+    Cases.push_back({F + "_" + Type, Type, F + "(a[i], b[i])"});
+  return Cases;
+}
+
+// The math functions that vectorize on every host: the exact ones (on the
+// bits or LLVM intrinsics) and those written in OpenCL C.
+const std::vector<std::string> ExactUnary = {
+    "fabs", "floor", "ceil",  "round",   "trunc",   "rint", "sqrt", "rsqrt",
+    "logb", "sign",  "radians", "degrees", "sinpi", "cospi"};
+const std::vector<std::string> ExactBinary = {"copysign", "fdim",  "fmax", "fmin",     "fmod",
+                                              "maxmag",   "minmag", "nextafter", "step"};
+
+} // namespace
+
+TEST(VectorizeTest, ExactMathFunctions) {
+  for (const char *T : {"float", "double"}) {
+    std::vector<Case> Cases = unaryCases(T, ExactUnary);
+    std::vector<Case> Binary = binaryCases(T, ExactBinary);
+    Cases.insert(Cases.end(), Binary.begin(), Binary.end());
+    std::string Ts = T;
+    Cases.push_back({std::string("ldexp_") + T, Ts, "ldexp(a[i], (int)b[i])"});
+    Cases.push_back({std::string("ilogb_") + T, Ts, "ilogb(a[i])"});
+    Cases.push_back({std::string("frexp_") + T, Ts, "({ int e; frexp(a[i], &e) + e; })"});
+    Cases.push_back({std::string("modf_") + T, Ts, "({ " + Ts + " p; modf(a[i], &p) + p; })"});
+    Cases.push_back({std::string("fract_") + T, Ts, "({ " + Ts + " p; fract(a[i], &p) + p; })"});
+    Cases.push_back({std::string("fma_") + T, Ts, "fma(a[i], b[i], a[i + 1])"});
+    Cases.push_back({std::string("mix_") + T, Ts, "mix(a[i], b[i], a[i + 1])"});
+    Cases.push_back({std::string("smoothstep_") + T, Ts, "smoothstep(a[i], b[i], a[i + 1])"});
+    Cases.push_back({std::string("length_") + T, Ts, "length((" + Ts + "2)(a[i], b[i]))"});
+    Cases.push_back({std::string("normalize_") + T, Ts, "normalize((" + Ts + "4)(a[i])).x"});
+    Cases.push_back({std::string("isnan_") + T, Ts, "isnan(a[i]) + isless(a[i], b[i])"});
+    expectVectorized(Cases, "-cl-std=CL3.0");
+  }
+}
+
+TEST(VectorizeTest, IntegerFunctions) {
+  std::vector<Case> Cases;
+  for (const char *T : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"}) {
+    std::string Ts = T;
+    for (const char *F : {"abs", "clz", "ctz", "popcount"})
+      Cases.push_back({std::string(F) + "_" + T, Ts, "(" + Ts + ")" + F + "(a[i])"});
+    for (const char *F : {"abs_diff", "add_sat", "sub_sat", "hadd", "rhadd", "max", "min",
+                          "mul_hi", "rotate"})
+      Cases.push_back({std::string(F) + "_" + T, Ts, "(" + Ts + ")" + F + "(a[i], b[i])"});
+    for (const char *F : {"clamp", "mad_hi", "mad_sat"})
+      Cases.push_back({std::string(F) + "_" + T, Ts, std::string(F) + "(a[i], b[i], a[i + 1])"});
+  }
+  Cases.push_back({"mad24", "int", "mad24(a[i], b[i], a[i + 1])"});
+  Cases.push_back({"mul24", "uint", "mul24(a[i], b[i])"});
+  Cases.push_back({"upsample", "int", "upsample((short)a[i], (ushort)b[i])"});
+  expectVectorized(Cases, "-cl-std=CL3.0");
+}
+
+TEST(VectorizeTest, ConversionsAndHalfLoadsAndStores) {
+  std::vector<Case> Cases;
+  for (const char *Mode : {"", "_rte", "_rtz", "_rtp", "_rtn"}) {
+    std::string M = Mode;
+    Cases.push_back({"f_i" + M, "float", "convert_float" + M + "(as_int(a[i]))"});
+    Cases.push_back({"f_ul" + M, "float", "convert_float" + M + "((ulong)as_uint(a[i]) << 20)"});
+    Cases.push_back({"f_d" + M, "double", "convert_float" + M + "(a[i])"});
+    Cases.push_back({"d_l" + M, "double", "convert_double" + M + "(as_long(a[i]))"});
+    Cases.push_back({"i_f_sat" + M, "float", "as_float(convert_int_sat" + M + "(a[i]))"});
+    Cases.push_back({"vstore_half" + M, "float",
+                     "({ vstore_half" + M + "(a[i], i, (global half *)b); 0.0f; })"});
+    Cases.push_back({"vstore_half_d" + M, "double",
+                     "({ vstore_half" + M + "(a[i], i, (global half *)b); 0.0; })"});
+  }
+  Cases.push_back({"vload_half", "float", "vload_half(i, (global half *)a)"});
+  expectVectorized(Cases);
+}
+
+// With libmvec, the transcendental functions become its vector forms
+// (and those computed in double, its double forms).
+TEST(VectorizeTest, TranscendentalFunctionsCallLibmvec) {
+  if (!VectorMath::available())
+    GTEST_SKIP() << "no libmvec on this host";
+  const std::vector<std::string> Unary = {
+      "acos", "acosh", "asin",  "asinh", "atan", "atanh", "cbrt", "cos",   "cosh", "erf",
+      "erfc", "exp",   "exp2",  "exp10", "expm1", "log",  "log2", "log10", "log1p", "sin",
+      "sinh", "tan",   "tanh",  "acospi", "asinpi", "atanpi", "tanpi"};
+  const std::vector<std::string> Binary = {"atan2", "atan2pi", "hypot", "pow", "powr"};
+  const std::vector<std::string> ScalarInDouble = {"sin", "cos", "exp", "expm1", "log1p", "sincos"};
+  for (const char *T : {"float", "double"}) {
+    std::vector<Case> Cases = unaryCases(T, Unary);
+    std::vector<Case> B = binaryCases(T, Binary);
+    Cases.insert(Cases.end(), B.begin(), B.end());
+    Cases.push_back({std::string("pown_") + T, T, "pown(a[i], (int)b[i])"});
+    Cases.push_back({std::string("rootn_") + T, T, "rootn(a[i], (int)b[i])"});
+    Cases.push_back({std::string("sincos_") + T, T,
+                     std::string("({ ") + T + " c; sincos(a[i], &c) + c; })"});
+    LLVMContext C;
+    std::unique_ptr<Module> M = compileCases(C, Cases, "-cl-std=CL3.0");
+    ASSERT_TRUE(M);
+    for (const Case &K : Cases) {
+      Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + "k_" + K.Name);
+      ASSERT_NE(WG, nullptr) << K.Name;
+      // libmvec's double sin, cos, exp, expm1 and log1p miss the bound by
+      // less than an ulp's margin: those stay glibc's scalar functions.
+      bool Scalar = std::string(T) == "double" &&
+                    std::count(ScalarInDouble.begin(), ScalarInDouble.end(),
+                               K.Name.substr(0, K.Name.size() - 7));
+      EXPECT_EQ(calleesStartingWith(*WG, "_ZGV").empty(), Scalar)
+          << T << " " << K.Expr << (Scalar ? " calls" : " calls no") << " libmvec vector form";
+    }
+  }
+}
+
+} // namespace weft::compiler::test
