@@ -21,7 +21,8 @@ std::unique_ptr<Figure> makeReduction();        // 6. work-group reduction
 std::unique_ptr<Figure> makeAtomics();          // 7. atomic_add under contention
 std::unique_ptr<Figure> makeBarriers();         // 8. barrier-heavy stencil
 std::unique_ptr<Figure> makeVectors();          // 9. float vs float4
-std::unique_ptr<Figure> makeBuild();            // 10. cold and cached clBuildProgram
+std::unique_ptr<Figure> makeMath();             // 10. transcendental builtins
+std::unique_ptr<Figure> makeBuild();            // 11. cold and cached clBuildProgram
 
 /// Every figure, in report order.
 std::vector<std::unique_ptr<Figure>> makeAllFigures();

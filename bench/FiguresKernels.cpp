@@ -1,10 +1,12 @@
-// Figures 4-9: kernels, each a pattern a CPU OpenCL compiler must handle
+// Figures 4-10: kernels, each a pattern a CPU OpenCL compiler must handle
 // well. STREAM copy/triad (memory bandwidth through kernels), naive and
 // __local-tiled SGEMM (arithmetic, and barriers in a loop), a work-group
 // reduction (__local argument, a barrier per halving step), atomic_add on
 // a few counters (contention), a stencil with four barriers per iteration
-// (the cost of a barrier itself), and one multiply-add chain written with
-// float and with float4 (does the compiler vectorise across work-items?).
+// (the cost of a barrier itself), one multiply-add chain written with
+// float and with float4 (does the compiler vectorise across work-items?),
+// and transcendental builtins in float and double (can it vectorise calls
+// to them too?).
 //
 // Each figure computes its expected output on the host once, clears the
 // device's output before every timed batch, and compares afterwards.
@@ -455,6 +457,107 @@ private:
   HostArray<float> HostIn, Want;
 };
 
+// 10. Transcendental builtins: exp, sin, log1p, atan2, pow, cbrt and tanh of
+// every element, in float and in double. Inputs are floats in [0, 4), which
+// widen exactly, so one reference computed in double serves both kernels.
+// The tolerances lie well above OpenCL's ulp bounds (16 ulp for pow) and far
+// below what a wrong function or a mixed-up vector lane gives.
+constexpr double MathFloatRelTol = 1e-5, MathFloatAbsTol = 1e-6;
+constexpr double MathDoubleRelTol = 1e-12, MathDoubleAbsTol = 1e-14;
+
+struct MathState {
+  Program FloatP, DoubleP;
+  Kernel Float, Double;
+  Mem FloatIn, FloatOut, DoubleIn, DoubleOut;
+  HostArray<float> FloatGot;
+  HostArray<double> DoubleGot;
+};
+
+class Math : public Figure {
+public:
+  const char *name() const override { return "math"; }
+  std::vector<Metric> metrics() const override {
+    return {{"math.float", "Melem/s", true}, {"math.double", "Melem/s", true}};
+  }
+  std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
+    const size_t N = C.Quick ? (1u << 20) : (4u << 20);
+    makeReference(N);
+    // A device without doubles reports 0 here; a failed query counts as no
+    // doubles too, so that such a device still reports math.float.
+    cl_device_fp_config DoubleConfig = 0;
+    const bool HasDoubles = clGetDeviceInfo(D.Id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(DoubleConfig),
+                                            &DoubleConfig, nullptr) == CL_SUCCESS &&
+                            DoubleConfig != 0;
+    auto S = std::make_shared<MathState>();
+    S->FloatP = D.build(kernels::MathFloat);
+    S->Float = D.kernel(S->FloatP, "mathFloat");
+    S->FloatIn = D.buffer(N * sizeof(float), CL_MEM_READ_ONLY);
+    S->FloatOut = D.buffer(N * sizeof(float));
+    S->FloatGot.resize(N);
+    D.write(S->FloatIn, HostFloatIn.data(), HostFloatIn.bytes());
+    setArgs(S->Float, S->FloatIn, S->FloatOut);
+    // The double kernel is a separate program: a device without doubles
+    // could not build it.
+    if (HasDoubles) {
+      S->DoubleP = D.build(kernels::MathDouble);
+      S->Double = D.kernel(S->DoubleP, "mathDouble");
+      S->DoubleIn = D.buffer(N * sizeof(double), CL_MEM_READ_ONLY);
+      S->DoubleOut = D.buffer(N * sizeof(double));
+      S->DoubleGot.resize(N);
+      D.write(S->DoubleIn, HostDoubleIn.data(), HostDoubleIn.bytes());
+      setArgs(S->Double, S->DoubleIn, S->DoubleOut);
+    }
+
+    auto Run = std::make_unique<KernelRun>(D);
+    const Device *Dev = &D;
+    TimedPart Float;
+    Float.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->FloatOut, S->FloatGot.bytes()); };
+    Float.Launch = [S, Dev, N] { Dev->launch(S->Float, {N}, {256}); };
+    Float.Verify = [this, S, Dev](unsigned, unsigned) {
+      Dev->read(S->FloatOut, S->FloatGot.data(), S->FloatGot.bytes());
+      expectRelative(S->FloatGot.data(), Want.data(), Want.size(), MathFloatRelTol, MathFloatAbsTol,
+                     "mathFloat output");
+    };
+
+    TimedPart Double;
+    Double.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->DoubleOut, S->DoubleGot.bytes()); };
+    Double.Launch = [S, Dev, N] { Dev->launch(S->Double, {N}, {256}); };
+    Double.Verify = [this, S, Dev](unsigned, unsigned) {
+      Dev->read(S->DoubleOut, S->DoubleGot.data(), S->DoubleGot.bytes());
+      expectRelative(S->DoubleGot.data(), Want.data(), Want.size(), MathDoubleRelTol,
+                     MathDoubleAbsTol, "mathDouble output");
+    };
+    Double.Unsupported = !HasDoubles;
+
+    for (TimedPart *P : {&Float, &Double}) {
+      P->WorkPerLaunch = static_cast<double>(N);
+      P->Scale = 1e-6;
+      P->MaxLaunches = 200;
+      Run->Parts.push_back(std::move(*P));
+    }
+    Run->prepare(C);
+    return Run;
+  }
+
+private:
+  void makeReference(size_t N) {
+    if (HostFloatIn.size() == N)
+      return;
+    HostFloatIn.resize(N);
+    HostDoubleIn.resize(N);
+    Want.resize(N);
+    Lcg R{4242};
+    for (size_t I = 0; I < N; ++I) {
+      HostFloatIn[I] = R.unit() * 4.0f;
+      double V = HostDoubleIn[I] = HostFloatIn[I];
+      Want[I] = std::exp(-V) * std::sin(3.0 * V) + std::log1p(V) + std::atan2(V, 1.5) +
+                std::pow(V + 1.0, 1.3) + std::cbrt(V) + std::tanh(V);
+    }
+  }
+  HostArray<float> HostFloatIn;
+  HostArray<double> HostDoubleIn, Want;
+};
+
 } // namespace
 
 std::unique_ptr<Figure> makeStream() { return std::make_unique<Stream>(); }
@@ -463,5 +566,6 @@ std::unique_ptr<Figure> makeReduction() { return std::make_unique<Reduction>(); 
 std::unique_ptr<Figure> makeAtomics() { return std::make_unique<Atomics>(); }
 std::unique_ptr<Figure> makeBarriers() { return std::make_unique<Barriers>(); }
 std::unique_ptr<Figure> makeVectors() { return std::make_unique<Vectors>(); }
+std::unique_ptr<Figure> makeMath() { return std::make_unique<Math>(); }
 
 } // namespace weft::bench

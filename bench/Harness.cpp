@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 
 namespace weft::bench {
@@ -183,6 +184,41 @@ void expectNear(const float *Got, const float *Want, size_t Count, float RelTol,
     }
 }
 
+namespace {
+
+template <typename T>
+void expectRelativeImpl(const T *Got, const double *Want, size_t Count, double RelTol,
+                        double AbsTol, const char *What) {
+  auto Bad = [&](size_t I) {
+    double Error = std::fabs(static_cast<double>(Got[I]) - Want[I]);
+    return !(Error <= RelTol * std::fabs(Want[I]) + AbsTol); // NaN is bad too
+  };
+  for (size_t I = 0; I < Count; ++I)
+    if (Bad(I)) {
+      size_t Wrong = 0;
+      for (size_t J = I; J < Count; ++J)
+        Wrong += Bad(J);
+      // Enough digits to tell the two apart at the type's precision.
+      const int Digits = std::numeric_limits<T>::max_digits10;
+      char Buf[160];
+      std::snprintf(Buf, sizeof(Buf), ": element %zu is %.*g, expected %.*g (%zu of %zu wrong)", I,
+                    Digits, static_cast<double>(Got[I]), Digits, Want[I], Wrong, Count);
+      throw Failure(What + std::string(Buf));
+    }
+}
+
+} // namespace
+
+void expectRelative(const float *Got, const double *Want, size_t Count, double RelTol,
+                    double AbsTol, const char *What) {
+  expectRelativeImpl(Got, Want, Count, RelTol, AbsTol, What);
+}
+
+void expectRelative(const double *Got, const double *Want, size_t Count, double RelTol,
+                    double AbsTol, const char *What) {
+  expectRelativeImpl(Got, Want, Count, RelTol, AbsTol, What);
+}
+
 unsigned calibrate(double SecondsPerLaunch, double Target, unsigned Max) {
   if (!(SecondsPerLaunch > 0))
     return Max;
@@ -202,6 +238,8 @@ void KernelRun::prepare(const Config &C) {
   PartFailed.assign(Parts.size(), std::string());
   for (size_t I = 0; I < Parts.size(); ++I) {
     TimedPart &P = Parts[I];
+    if (P.Unsupported)
+      continue;
     try {
       if (P.FixedLaunches) {
         P.Launches = P.FixedLaunches;
@@ -221,6 +259,10 @@ std::vector<Sample> KernelRun::runOnce(unsigned Rep) {
   std::vector<Sample> Samples(Parts.size());
   for (size_t I = 0; I < Parts.size(); ++I) {
     TimedPart &P = Parts[I];
+    if (P.Unsupported) {
+      Samples[I].Skipped = true;
+      continue;
+    }
     if (!PartFailed[I].empty()) {
       Samples[I].Failed = PartFailed[I];
       continue;

@@ -163,6 +163,12 @@ template <typename T> void HostArray<T>::resize(size_t NewCount) {
 void expectEqual(const uint32_t *Got, const uint32_t *Want, size_t Count, const char *What);
 /// The same for floats, within a relative tolerance (scaled by max(1, |Want|)).
 void expectNear(const float *Got, const float *Want, size_t Count, float RelTol, const char *What);
+/// The same against a double-precision reference, within RelTol * |Want| +
+/// AbsTol: truly relative, for results whose error bounds are in ulps.
+void expectRelative(const float *Got, const double *Want, size_t Count, double RelTol,
+                    double AbsTol, const char *What);
+void expectRelative(const double *Got, const double *Want, size_t Count, double RelTol,
+                    double AbsTol, const char *What);
 
 /// One number a figure reports, e.g. "sgemm.tiled" in GFLOP/s.
 struct Metric {
@@ -184,6 +190,9 @@ struct Config {
 struct Sample {
   double Value = 0;
   std::string Failed; ///< empty if Value counts
+  /// The device lacks what the metric needs (say doubles): neither a value
+  /// nor a failure, shown as "-" and written as "skipped".
+  bool Skipped = false;
 };
 
 /// A figure prepared on one device: buffers allocated, kernels built, one
@@ -240,6 +249,9 @@ struct TimedPart {
   unsigned FixedLaunches = 0;
   unsigned MaxLaunches = 10000;
   unsigned Launches = 1; ///< set by `KernelRun::prepare`
+  /// The device lacks what the part needs (say doubles): it is never run,
+  /// and its metric is skipped rather than FAILED.
+  bool Unsupported = false;
 };
 
 /// A FigureRun made of TimedParts, one per metric, run in order. A part that

@@ -36,6 +36,7 @@ std::vector<std::unique_ptr<Figure>> makeAllFigures() {
   All.push_back(makeAtomics());
   All.push_back(makeBarriers());
   All.push_back(makeVectors());
+  All.push_back(makeMath());
   All.push_back(makeBuild());
   return All;
 }
@@ -226,7 +227,7 @@ void runFigure(Figure &F, std::vector<std::unique_ptr<Device>> &Devices, const C
               throw Failure("internal: wrong number of samples");
             for (size_t M = 0; M < Rows.size(); ++M) {
               Cell &Into = Rows[M]->Cells[D];
-              if (Into.Failed)
+              if (Into.Failed || Samples[M].Skipped)
                 continue;
               if (Samples[M].Failed.empty()) {
                 Into.Values.push_back(Samples[M].Value);
