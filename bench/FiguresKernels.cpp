@@ -489,8 +489,8 @@ public:
                                             &DoubleConfig, nullptr) == CL_SUCCESS &&
                             DoubleConfig != 0;
     auto S = std::make_shared<MathState>();
-    S->FloatP = D.build(kernels::MathFloat);
-    S->Float = D.kernel(S->FloatP, "mathFloat");
+    S->FloatP = D.build(kernels::Math, "-DREAL=float");
+    S->Float = D.kernel(S->FloatP, "math");
     S->FloatIn = D.buffer(N * sizeof(float), CL_MEM_READ_ONLY);
     S->FloatOut = D.buffer(N * sizeof(float));
     S->FloatGot.resize(N);
@@ -499,8 +499,8 @@ public:
     // The double kernel is a separate program: a device without doubles
     // could not build it.
     if (HasDoubles) {
-      S->DoubleP = D.build(kernels::MathDouble);
-      S->Double = D.kernel(S->DoubleP, "mathDouble");
+      S->DoubleP = D.build(kernels::Math, "-DREAL=double -DREAL_IS_DOUBLE=1");
+      S->Double = D.kernel(S->DoubleP, "math");
       S->DoubleIn = D.buffer(N * sizeof(double), CL_MEM_READ_ONLY);
       S->DoubleOut = D.buffer(N * sizeof(double));
       S->DoubleGot.resize(N);

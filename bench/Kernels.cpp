@@ -138,26 +138,18 @@ __kernel void madFloat4(__global const float4 *In, __global float4 *Out, float A
 }
 )CLC";
 
-const char *const MathFloat = R"CLC(
-// Seven transcendental builtins per element, on inputs in [0, 4): a
-// compiler that vectorises across work-items must call vector forms of them.
-__kernel void mathFloat(__global const float *X, __global float *Out) {
-  size_t I = get_global_id(0);
-  float V = X[I];
-  Out[I] = exp(-V) * sin(3.0f * V) + log1p(V) + atan2(V, 1.5f) + pow(V + 1.0f, 1.3f) + cbrt(V) +
-           tanh(V);
-}
-)CLC";
-
-const char *const MathDouble = R"CLC(
+const char *const Math = R"CLC(
+// Seven transcendental builtins per element, on inputs in [0, 4), in REAL
+// (float or double, set at build time): a compiler that vectorises across
+// work-items must call vector forms of them.
+#if REAL_IS_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-
-// The same expression in double.
-__kernel void mathDouble(__global const double *X, __global double *Out) {
+#endif
+__kernel void math(__global const REAL *X, __global REAL *Out) {
   size_t I = get_global_id(0);
-  double V = X[I];
-  Out[I] = exp(-V) * sin(3.0 * V) + log1p(V) + atan2(V, 1.5) + pow(V + 1.0, 1.3) + cbrt(V) +
-           tanh(V);
+  REAL V = X[I];
+  Out[I] = exp(-V) * sin((REAL)3 * V) + log1p(V) + atan2(V, (REAL)1.5) +
+           pow(V + (REAL)1, (REAL)1.3) + cbrt(V) + tanh(V);
 }
 )CLC";
 

@@ -24,10 +24,9 @@ extern const char *const Atomics;
 extern const char *const Barriers;
 /// `madFloat` and `madFloat4`: the same multiply-add chain; -DITERS=n.
 extern const char *const Vectors;
-/// `mathFloat`: exp, sin, log1p, atan2, pow, cbrt and tanh of each element.
-extern const char *const MathFloat;
-/// `mathDouble`: the same in double; needs cl_khr_fp64.
-extern const char *const MathDouble;
+/// `math`: exp, sin, log1p, atan2, pow, cbrt and tanh of each element, in
+/// REAL; build with -DREAL=float, or -DREAL=double -DREAL_IS_DOUBLE=1.
+extern const char *const Math;
 
 /// A realistic program of about 300 lines (structs, 17 helpers, 12 kernels)
 /// whose text is unique per Salt, so that no compiler cache can hit on it.
