@@ -1097,9 +1097,10 @@ template <typename T> void checkVectorMathBounds() {
   for (const Fn &F : Fns) {
     bool Binary = std::string(F.Name) == "atan2" || F.Name == std::string("hypot") ||
                   F.Name == std::string("pow");
-    Source += "kernel void " + std::string(F.Name) + "_k(global const " + TN + " *x, global const " +
-              TN + " *y, global " + TN + " *out) { size_t i = get_global_id(0); out[i] = " +
-              F.Name + (Binary ? "(x[i], y[i]); }\n" : "(x[i]); }\n");
+    Source += "kernel void " + std::string(F.Name) + "_k(global const " + TN +
+              " *x, global const " + TN + " *y, global " + TN +
+              " *out) { size_t i = get_global_id(0); out[i] = " + F.Name +
+              (Binary ? "(x[i], y[i]); }\n" : "(x[i]); }\n");
   }
   Program P;
   ASSERT_TRUE(P.build(Source));

@@ -72,7 +72,8 @@ std::vector<std::string> calleesStartingWith(Function &F, StringRef Prefix) {
   std::vector<std::string> Names;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I))
-      if (Function *Callee = Call->getCalledFunction(); Callee && Callee->getName().startswith(Prefix))
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && Callee->getName().startswith(Prefix))
         Names.push_back(Callee->getName().str());
   return Names;
 }
