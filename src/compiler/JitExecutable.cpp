@@ -34,34 +34,31 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
     std::lock_guard<std::mutex> Lock(Errors->Mutex);
     Errors->Text += "error: " + toString(std::move(E)) + "\n";
   });
-  auto Generator = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      Exe->Jit->getDataLayout().getGlobalPrefix());
-  if (!Generator) {
-    Log += "error: cannot search the host process: " + toString(Generator.takeError()) + "\n";
+  // Adds a symbol search to the program's JITDylib; What names it in the log.
+  auto addSearch = [&](Expected<std::unique_ptr<orc::DynamicLibrarySearchGenerator>> Generator,
+                       const char *What) {
+    if (!Generator) {
+      Log += std::string("error: cannot ") + What + ": " + toString(Generator.takeError()) + "\n";
+      return false;
+    }
+    Exe->Jit->getMainJITDylib().addGenerator(std::move(*Generator));
+    return true;
+  };
+  const char Prefix = Exe->Jit->getDataLayout().getGlobalPrefix();
+  if (!addSearch(orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(Prefix),
+                 "search the host process"))
     return nullptr;
-  }
-  Exe->Jit->getMainJITDylib().addGenerator(std::move(*Generator));
   // libm's functions (the builtins call sinf, pow, ...) must resolve even
   // when the application does not link libm: the ICD loader opens us
   // RTLD_LOCAL, and libm loaded as our dependency is then invisible to the
   // process-wide search above.
-  auto Libm = orc::DynamicLibrarySearchGenerator::Load("libm.so.6",
-                                                       Exe->Jit->getDataLayout().getGlobalPrefix());
-  if (!Libm) {
-    Log += "error: cannot load libm: " + toString(Libm.takeError()) + "\n";
+  if (!addSearch(orc::DynamicLibrarySearchGenerator::Load("libm.so.6", Prefix), "load libm"))
     return nullptr;
-  }
-  Exe->Jit->getMainJITDylib().addGenerator(std::move(*Libm));
   // The vector forms of libm functions the vectorized code calls.
-  if (VectorMath::available()) {
-    auto Libmvec = orc::DynamicLibrarySearchGenerator::Load(
-        VectorMath::LibraryName, Exe->Jit->getDataLayout().getGlobalPrefix());
-    if (!Libmvec) {
-      Log += "error: cannot load libmvec: " + toString(Libmvec.takeError()) + "\n";
-      return nullptr;
-    }
-    Exe->Jit->getMainJITDylib().addGenerator(std::move(*Libmvec));
-  }
+  if (VectorMath::available() &&
+      !addSearch(orc::DynamicLibrarySearchGenerator::Load(VectorMath::LibraryName, Prefix),
+                 "load libmvec"))
+    return nullptr;
   auto Buffer = MemoryBuffer::getMemBufferCopy(
       StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), "weft-program");
   if (Error E = Exe->Jit->addObjectFile(std::move(Buffer))) {

@@ -150,27 +150,24 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
     MPM.addPass(GlobalDCEPass());
     runModulePasses(M, MPM, nullptr);
   }
-  // Anything still calling a mangled OpenCL builtin names one we lack.
   for (Function &F : M) {
     if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty())
       continue;
+    // Anything still calling a mangled OpenCL builtin names one we lack.
     StringRef Base = demangledBaseName(F.getName());
     if (!Base.empty()) {
       Log += "error: unsupported OpenCL builtin '" + Base.str() + "' (" + F.getName().str() + ")\n";
       return false;
     }
+    // The rest is the host's (libm's sinf, ...), but OpenCL C made every
+    // call convergent. No work-item depends on another's call any more
+    // (barriers and collectives are loops now), and a convergent call
+    // would deny the loop vectorizer the run-time alias checks it needs.
+    F.removeFnAttr(Attribute::Convergent);
+    for (User *U : F.users())
+      if (auto *Call = dyn_cast<CallBase>(U))
+        Call->removeFnAttr(Attribute::Convergent);
   }
-  // What is still called is the host's (libm's sinf, ...), but OpenCL C
-  // made every call convergent. No work-item depends on another's call any
-  // more (barriers and collectives are loops now), and a convergent call
-  // would deny the loop vectorizer the run-time alias checks it needs.
-  for (Function &F : M)
-    if (F.isDeclaration() && !F.isIntrinsic()) {
-      F.removeFnAttr(Attribute::Convergent);
-      for (User *U : F.users())
-        if (auto *Call = dyn_cast<CallBase>(U))
-          Call->removeFnAttr(Attribute::Convergent);
-    }
   return verify(M, "the work-group passes", Log);
 }
 

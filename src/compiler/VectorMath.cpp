@@ -7,7 +7,6 @@
 #include <array>
 #include <cstring>
 #include <deque>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,19 +16,20 @@ namespace weft::compiler::VectorMath {
 
 namespace {
 
-// A libm function the builtins call, and the libmvec function whose forms
-// replace its calls: Vector names the scalar function (its vector forms add
-// the ISA and width), Float says it is a float one. Intrinsic: Clang calls
-// it as an LLVM intrinsic too (llvm.exp2.f32). The double functions'
-// _Float64 names (expf64) are what the float builtins computed in double
-// call (Math.cl), so that their double forms can serve the float builtins
-// while the double builtins keep glibc's scalar forms.
+// A libm function the builtins call: its name, whether it is a float one,
+// its argument count, and whether Clang calls it as an LLVM intrinsic too
+// (llvm.exp2.f32). Vector names the libmvec function whose forms replace
+// its calls (their names add the ISA and width), when it is not the same:
+// the double functions' _Float64 names (expf64) are what the float
+// builtins computed in double call (Math.cl), so that their double forms
+// can serve the float builtins while the double builtins keep glibc's
+// scalar forms.
 struct Function {
   const char *Scalar;
-  const char *Vector;
   bool Float;
   unsigned Arity;
   bool Intrinsic;
+  const char *Vector = nullptr;
 };
 
 // Only the forms that meet the OpenCL C bound (OpenCL C 3.0, 7.4) with an
@@ -55,27 +55,27 @@ struct Function {
 // double. lgamma, tgamma and remainder have no libmvec forms.
 // clang-format off
 constexpr Function Functions[] = {
-    {"acosf", "acosf", true, 1, false},   {"acos", "acos", false, 1, false},
-    {"acosh", "acosh", false, 1, false},  {"asin", "asin", false, 1, false},
-    {"asinhf", "asinhf", true, 1, false}, {"asinh", "asinh", false, 1, false},
-    {"atanf", "atanf", true, 1, false},   {"atan", "atan", false, 1, false},
-    {"atanhf", "atanhf", true, 1, false}, {"atanh", "atanh", false, 1, false},
-    {"cbrt", "cbrt", false, 1, false},
-    {"sinhf", "sinhf", true, 1, false},   {"sinh", "sinh", false, 1, false},
-    {"coshf", "coshf", true, 1, false},   {"cosh", "cosh", false, 1, false},
-    {"tan", "tan", false, 1, false},
-    {"tanhf", "tanhf", true, 1, false},   {"tanh", "tanh", false, 1, false},
-    {"erff", "erff", true, 1, false},     {"erf", "erf", false, 1, false},
-    {"erfcf", "erfcf", true, 1, false},   {"erfc", "erfc", false, 1, false},
-    {"exp2f", "exp2f", true, 1, true},    {"exp2", "exp2", false, 1, true},
-    {"exp10", "exp10", false, 1, false},
-    {"expf64", "exp", false, 1, false},   {"expm1f64", "expm1", false, 1, false},
-    {"log", "log", false, 1, true},       {"log2", "log2", false, 1, true},
-    {"log10", "log10", false, 1, true},   {"log1pf64", "log1p", false, 1, false},
-    {"sinf", "sinf", true, 1, true},      {"cosf", "cosf", true, 1, true},
-    {"atan2f", "atan2f", true, 2, false}, {"atan2", "atan2", false, 2, false},
-    {"hypotf", "hypotf", true, 2, false}, {"hypot", "hypot", false, 2, false},
-    {"powf", "powf", true, 2, true},      {"pow", "pow", false, 2, true},
+    {"acosf", true, 1, false},            {"acos", false, 1, false},
+    {"acosh", false, 1, false},           {"asin", false, 1, false},
+    {"asinhf", true, 1, false},           {"asinh", false, 1, false},
+    {"atanf", true, 1, false},            {"atan", false, 1, false},
+    {"atanhf", true, 1, false},           {"atanh", false, 1, false},
+    {"cbrt", false, 1, false},
+    {"sinhf", true, 1, false},            {"sinh", false, 1, false},
+    {"coshf", true, 1, false},            {"cosh", false, 1, false},
+    {"tan", false, 1, false},
+    {"tanhf", true, 1, false},            {"tanh", false, 1, false},
+    {"erff", true, 1, false},             {"erf", false, 1, false},
+    {"erfcf", true, 1, false},            {"erfc", false, 1, false},
+    {"exp2f", true, 1, true},             {"exp2", false, 1, true},
+    {"exp10", false, 1, false},
+    {"expf64", false, 1, false, "exp"},   {"expm1f64", false, 1, false, "expm1"},
+    {"log", false, 1, true},              {"log2", false, 1, true},
+    {"log10", false, 1, true},            {"log1pf64", false, 1, false, "log1p"},
+    {"sinf", true, 1, true},              {"cosf", true, 1, true},
+    {"atan2f", true, 2, false},           {"atan2", false, 2, false},
+    {"hypotf", true, 2, false},           {"hypot", false, 2, false},
+    {"powf", true, 2, true},              {"pow", false, 2, true},
 };
 // clang-format on
 
@@ -111,8 +111,9 @@ const Table &table() {
       }
       for (size_t I = 0; I < Isas.size(); ++I) {
         unsigned Lanes = Isas[I].Bits / (F.Float ? 32 : 64);
-        StringRef Vector = name("_ZGV" + std::string(1, Isas[I].Letter) + "N" +
-                                std::to_string(Lanes) + std::string(F.Arity, 'v') + "_" + F.Vector);
+        StringRef Vector =
+            name("_ZGV" + std::string(1, Isas[I].Letter) + "N" + std::to_string(Lanes) +
+                 std::string(F.Arity, 'v') + "_" + (F.Vector ? F.Vector : F.Scalar));
         for (StringRef S : ScalarNames)
           T.Mappings[I].push_back({S, Vector, ElementCount::getFixed(Lanes)});
       }
