@@ -194,26 +194,32 @@ TEST_F(Buffers, ReadWriteCopyWithOffsets) {
 }
 
 TEST_F(Buffers, FillEveryPatternSize) {
-  const size_t N = 1024;
+  // Long enough that a fill spans several of the runtime's 4 KiB blocks and
+  // ends inside one.
+  const size_t N = 3 * 4096 + 640;
   cl_mem M = buffer(N);
-  for (size_t PatternSize = 1; PatternSize <= 128; PatternSize *= 2) {
-    SCOPED_TRACE(PatternSize);
+  auto Fill = [&](const std::vector<unsigned char> &Pattern, size_t Offset, size_t Size) {
     std::vector<unsigned char> Base = iota(N, 200);
     ASSERT_EQ(clEnqueueWriteBuffer(Queue, M, CL_FALSE, 0, N, Base.data(), 0, nullptr, nullptr),
               CL_SUCCESS);
-    std::vector<unsigned char> Pattern = iota(PatternSize, static_cast<unsigned char>(PatternSize));
-    const size_t Offset = PatternSize, Size = 3 * PatternSize;
-    ASSERT_EQ(clEnqueueFillBuffer(Queue, M, Pattern.data(), PatternSize, Offset, Size, 0, nullptr,
+    std::vector<unsigned char> Copy = Pattern;
+    ASSERT_EQ(clEnqueueFillBuffer(Queue, M, Copy.data(), Copy.size(), Offset, Size, 0, nullptr,
                                   nullptr),
               CL_SUCCESS);
     // The pattern is copied at enqueue time.
-    std::fill(Pattern.begin(), Pattern.end(), 0);
-    auto Got = read<unsigned char>(M, N);
+    std::fill(Copy.begin(), Copy.end(), 0);
     std::vector<unsigned char> Want = Base;
-    std::vector<unsigned char> Orig = iota(PatternSize, static_cast<unsigned char>(PatternSize));
     for (size_t I = 0; I < Size; ++I)
-      Want[Offset + I] = Orig[I % PatternSize];
-    ASSERT_EQ(Got, Want);
+      Want[Offset + I] = Pattern[I % Pattern.size()];
+    ASSERT_EQ(read<unsigned char>(M, N), Want);
+  };
+  for (size_t PatternSize = 1; PatternSize <= 128; PatternSize *= 2) {
+    SCOPED_TRACE(PatternSize);
+    std::vector<unsigned char> Pattern = iota(PatternSize, static_cast<unsigned char>(PatternSize));
+    Fill(Pattern, PatternSize, 3 * PatternSize);
+    Fill(Pattern, PatternSize, N - 2 * PatternSize);
+    // One byte repeated, whatever the pattern's size.
+    Fill(std::vector<unsigned char>(PatternSize, 0xa5), PatternSize, N - 2 * PatternSize);
   }
 }
 

@@ -121,6 +121,23 @@ Status checkRegion(const size_t *BufferOrigin, const size_t *HostOrigin, const s
   return {};
 }
 
+/// Fills Size bytes at Dst with a pattern of PatternSize bytes (a power of
+/// two up to 128; Size is a multiple of it). A pattern of one repeated byte
+/// is a memset; any other is copied from a block of whole patterns, so the
+/// copies are long ones, not one call per pattern.
+void fillPattern(char *Dst, size_t Size, const char *Pattern, size_t PatternSize) {
+  if (std::all_of(Pattern, Pattern + PatternSize, [&](char C) { return C == Pattern[0]; })) {
+    std::memset(Dst, Pattern[0], Size);
+    return;
+  }
+  alignas(64) char Block[4096];
+  static_assert(sizeof(Block) % 128 == 0, "the block holds whole patterns of every size");
+  for (size_t I = 0; I < sizeof(Block); I += PatternSize)
+    std::memcpy(Block + I, Pattern, PatternSize);
+  for (size_t Done = 0; Done < Size; Done += sizeof(Block))
+    std::memcpy(Dst + Done, Block, std::min(sizeof(Block), Size - Done));
+}
+
 void copyRect(char *Dst, const Rect &D, const char *Src, const Rect &S, const size_t *Region) {
   for (size_t Z = 0; Z < Region[2]; ++Z)
     for (size_t Y = 0; Y < Region[1]; ++Y)
@@ -355,9 +372,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue Q, cl_mem M, const void 
     return submitTask(
         E, CL_COMMAND_FILL_BUFFER,
         [Keep, Pat = std::move(Pat), Offset, Size] {
-          char *Dst = Keep->data() + Offset;
-          for (size_t I = 0; I < Size; I += Pat.size())
-            std::memcpy(Dst + I, Pat.data(), Pat.size());
+          fillPattern(Keep->data() + Offset, Size, Pat.data(), Pat.size());
           return CL_COMPLETE;
         },
         Out, false);
