@@ -67,7 +67,17 @@ MATH1(atanh, __builtin_atanhf, __builtin_atanh)
 MATH1(erf, __builtin_erff, __builtin_erf)
 MATH1(erfc, __builtin_erfcf, __builtin_erfc)
 MATH1(tgamma, __builtin_tgammaf, __builtin_tgamma)
-MATH1(lgamma, __builtin_lgammaf, __builtin_lgamma)
+// glibc's lgamma writes the global signgam, a data race between work-groups
+// run on different threads: lgamma is lgamma_r with the sign dropped.
+static float lgammaF(float x) {
+  int Sign;
+  return lgamma_r(x, &Sign);
+}
+static double lgammaD(double x) {
+  int Sign;
+  return lgamma_r(x, &Sign);
+}
+MATH1(lgamma, lgammaF, lgammaD)
 
 // glibc's cbrt misses the 2 ulp bound for some subnormal x (the CTS finds
 // 2.17 ulp). One Newton step r - (r^3 - x)/(3r^2) from its result, with r^3

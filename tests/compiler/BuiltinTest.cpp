@@ -1034,6 +1034,28 @@ TEST(BuiltinTest, MadSat64SaturatesTheExactResult) {
                                       22}));
 }
 
+// glibc's lgamma stores the sign of gamma in the global signgam, a data race
+// once work-groups run on several threads; the builtin must not touch it.
+TEST(BuiltinTest, LgammaLeavesSigngamAlone) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global float *f, global double *d) {
+      f[0] = lgamma(-0.5f);
+      d[0] = lgamma(-0.5);
+      float4 v = lgamma((float4)(-2.5f, -0.5f, 0.5f, 3.0f));
+      vstore4(v, 0, f + 1);
+    })"));
+  std::vector<float> F(5);
+  std::vector<double> D(1);
+  signgam = 5;
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(F.data()), Arg::pointer(D.data())}));
+  EXPECT_EQ(signgam, 5);
+  EXPECT_FLOAT_EQ(F[0], std::lgamma(-0.5f));
+  EXPECT_DOUBLE_EQ(D[0], std::lgamma(-0.5));
+  EXPECT_FLOAT_EQ(F[1], std::lgamma(-2.5f));
+  EXPECT_FLOAT_EQ(F[4], std::lgamma(3.0f));
+}
+
 // The transcendental functions against a long double reference at OpenCL
 // C's ulp bounds (7.4), one kernel per function over 16384 work-items, so
 // that each loop vectorizes and, where libmvec is present, its vector forms
