@@ -13,6 +13,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <link.h>
+#include <map>
+#include <mutex>
 #include <sys/stat.h>
 
 using namespace llvm;
@@ -313,10 +315,24 @@ void DiskCache::store(const std::string &Key, const CachedBuild &B) const {
     sys::fs::remove(Temp);
     return;
   }
-  trim();
+  account(W.Bytes.size());
 }
 
-void DiskCache::trim() const {
+void DiskCache::account(uint64_t Written) const {
+  // Per directory: its total at this process's last scan plus what the
+  // process has stored since.
+  static std::mutex M;
+  static auto *Estimates = new std::map<std::string, uint64_t>;
+  std::lock_guard<std::mutex> Lock(M);
+  auto It = Estimates->find(Dir);
+  if (It != Estimates->end() && It->second + Written <= MaxBytes) {
+    It->second += Written;
+    return;
+  }
+  (*Estimates)[Dir] = trim();
+}
+
+uint64_t DiskCache::trim() const {
   struct Entry {
     std::string Path;
     uint64_t Size;
@@ -335,7 +351,7 @@ void DiskCache::trim() const {
     Total += St.getSize();
   }
   if (Total <= MaxBytes)
-    return;
+    return Total;
   std::sort(Entries.begin(), Entries.end(),
             [](const Entry &A, const Entry &B) { return A.Time < B.Time; });
   for (const Entry &E : Entries) {
@@ -344,6 +360,7 @@ void DiskCache::trim() const {
     if (!sys::fs::remove(E.Path))
       Total -= E.Size;
   }
+  return Total;
 }
 
 } // namespace weft::compiler

@@ -14,6 +14,10 @@
 // renamed, ending in a SHA-256 of its contents: a torn or corrupt entry is
 // a miss, never a wrong program. The cache keeps to MaxBytes by removing
 // the entries least recently used (loads refresh the modification time).
+// Listing the directory costs a stat per entry, so a process lists it at
+// its first store and then only when the entries it has stored since would
+// take the total it last saw past MaxBytes; entries other processes store
+// meanwhile are seen at that next listing.
 // Entries are files named <key>.wkc; nothing else in the directory is touched.
 //
 // WEFT_CACHE_DIR selects the directory; "off" (or "0", or empty) disables
@@ -63,7 +67,7 @@ public:
   /// unchanged.
   std::optional<CachedBuild> load(const std::string &Key) const;
   /// Stores B under Key (best effort: a cache that cannot be written is a
-  /// cache that misses), then trims the cache to MaxBytes: if the entries
+  /// cache that misses), then keeps the cache to MaxBytes: when the entries
   /// exceed it, the least recently used go until 3/4 of it is left.
   void store(const std::string &Key, const CachedBuild &B) const;
 
@@ -72,7 +76,12 @@ public:
 
 private:
   std::string path(const std::string &Key) const;
-  void trim() const;
+  /// Counts Written bytes just stored; trims when the process's estimate
+  /// of the directory's total (exact at its last listing) passes MaxBytes.
+  void account(uint64_t Written) const;
+  /// Lists the entries, removes the least recently used if they exceed
+  /// MaxBytes, and returns the total left.
+  uint64_t trim() const;
   std::string Dir;
   uint64_t MaxBytes;
 };

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -193,6 +194,31 @@ TEST_F(DiskCacheTest, TheLeastRecentlyUsedEntriesGoWhenTheCacheIsFull) {
   EXPECT_TRUE(Cache.load(Keys[0]).has_value());
   EXPECT_TRUE(Cache.load(Keys[7]).has_value());
   EXPECT_FALSE(Cache.load(Keys[1]).has_value());
+}
+
+// Listing the directory costs a stat per entry, so a store lists it only at
+// the process's first store and when the process's own count passes the
+// limit: an entry another process left meanwhile is seen at that listing.
+TEST_F(DiskCacheTest, AStoreListsTheDirectoryOnlyWhenItsCountPassesTheLimit) {
+  DiskCache Cache(Dir, /*MaxBytes=*/16 * 1024);
+  CachedBuild B;
+  B.Object.assign(3000, 0xab); // entries of a little over 3000 bytes
+  Cache.store(DiskCache::key("cpu", {"0"}), B);
+  const std::string Foreign = Dir + "/foreign.wkc";
+  std::ofstream(Foreign) << std::string(12 * 1024, 'x');
+  fs::last_write_time(Foreign, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  for (int I = 1; I < 5; ++I) {
+    Cache.store(DiskCache::key("cpu", {std::to_string(I)}), B);
+    ASSERT_TRUE(fs::exists(Foreign)) << I;
+  }
+  // The sixth entry passes 16 KiB by this process's count: the listing
+  // finds the foreign entry too, and it is the least recently used.
+  Cache.store(DiskCache::key("cpu", {"5"}), B);
+  EXPECT_FALSE(fs::exists(Foreign));
+  uint64_t Total = 0;
+  for (const fs::path &P : entries())
+    Total += fs::file_size(P);
+  EXPECT_LE(Total, 12u * 1024);
 }
 
 } // namespace weft::compiler::test
