@@ -1,15 +1,38 @@
 // The accessor for the embedded builtin bitcode: BuiltinBitcode.S places the
-// bytes between two symbols; this file turns them into a string_view.
+// bytes of each part and a table of [begin, end) pairs; this file turns the
+// table into string_views.
 #include "builtins/BuiltinBitcode.h"
 
-extern "C" const char weft_builtins_bc_begin[];
-extern "C" const char weft_builtins_bc_end[];
+#include <cstdint>
+
+namespace {
+struct PartRecord {
+  const char *NameBegin, *NameEnd, *BitcodeBegin, *BitcodeEnd, *SymbolsBegin, *SymbolsEnd;
+};
+} // namespace
+
+extern "C" const PartRecord weft_builtin_parts[];
+extern "C" const uint64_t weft_builtin_part_count;
 
 namespace weft::builtins {
 
-std::string_view bitcode() {
-  return std::string_view(weft_builtins_bc_begin,
-                          static_cast<size_t>(weft_builtins_bc_end - weft_builtins_bc_begin));
+namespace {
+std::string_view view(const char *Begin, const char *End) {
+  return std::string_view(Begin, static_cast<size_t>(End - Begin));
+}
+} // namespace
+
+const std::vector<Part> &parts() {
+  static const std::vector<Part> Parts = [] {
+    std::vector<Part> P;
+    for (uint64_t I = 0; I < weft_builtin_part_count; ++I) {
+      const PartRecord &R = weft_builtin_parts[I];
+      P.push_back({view(R.NameBegin, R.NameEnd), view(R.BitcodeBegin, R.BitcodeEnd),
+                   view(R.SymbolsBegin, R.SymbolsEnd)});
+    }
+    return P;
+  }();
+  return Parts;
 }
 
 } // namespace weft::builtins

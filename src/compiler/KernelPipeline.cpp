@@ -1,6 +1,7 @@
 // The kernel pipeline, stage by stage, and why in this order:
 //
-//  1. Link the builtin library (LinkOnlyNeeded, from lazily read bitcode):
+//  1. Link the builtin library (LinkOnlyNeeded, from lazily read bitcode,
+//     only the parts that define what the program calls):
 //     first, because builtins may themselves contain what later stages
 //     rewrite (calls to other builtins, fences) and must be inlined too.
 //  2. Retarget to the host (triple, data layout, C calling convention):
@@ -46,6 +47,9 @@
 #include "compiler/WorkItemFunction.h"
 #include "compiler/WorkItemFunctionPass.h"
 
+#include <llvm/ADT/SetVector.h>
+#include <llvm/ADT/StringMap.h>
+#include <llvm/ADT/StringSet.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -78,6 +82,24 @@ void runModulePasses(Module &M, ModulePassManager &MPM, TargetMachine *TM) {
   MPM.run(M, MAM);
 }
 
+/// Which part of the builtin library defines each of its external symbols,
+/// read once per process from the parts' symbol lists.
+const StringMap<unsigned> &builtinDefinitions() {
+  static const auto *Defined = [] {
+    auto *D = new StringMap<unsigned>;
+    const std::vector<builtins::Part> &Parts = builtins::parts();
+    for (unsigned P = 0; P < Parts.size(); ++P) {
+      SmallVector<StringRef, 0> Names;
+      StringRef(Parts[P].Symbols.data(), Parts[P].Symbols.size())
+          .split(Names, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+      for (StringRef Name : Names)
+        D->try_emplace(Name, P);
+    }
+    return D;
+  }();
+  return *Defined;
+}
+
 bool verify(Module &M, const char *Stage, std::string &Log) {
   std::string Text;
   raw_string_ostream OS(Text);
@@ -90,19 +112,48 @@ bool verify(Module &M, const char *Stage, std::string &Log) {
 } // namespace
 
 bool KernelPipeline::linkBuiltins(Module &M, std::string &Log) {
-  std::string_view Bytes = builtins::bitcode();
-  auto Buffer = MemoryBuffer::getMemBuffer(StringRef(Bytes.data(), Bytes.size()), "weft_builtins",
-                                           /*RequiresNullTerminator=*/false);
-  Expected<std::unique_ptr<Module>> Lib = getOwningLazyBitcodeModule(std::move(Buffer), M.getContext());
-  if (!Lib) {
-    Log += "error: cannot read the builtin library: " + toString(Lib.takeError()) + "\n";
-    return false;
-  }
-  (*Lib)->setDataLayout(M.getDataLayout());
-  (*Lib)->setTargetTriple(M.getTargetTriple());
-  if (Linker::linkModules(M, std::move(*Lib), Linker::LinkOnlyNeeded)) {
-    Log += "error: cannot link the builtin library\n";
-    return false;
+  const std::vector<builtins::Part> &Parts = builtins::parts();
+  const StringMap<unsigned> &Defined = builtinDefinitions();
+  // Rounds: the parts defining what M declares, then the parts defining
+  // what those call, until the library defines none of M's declarations.
+  // A part links again when a later part calls more of it. A symbol asked
+  // for twice was not defined by its part: a broken build of the library,
+  // reported rather than looped on.
+  StringSet<> Asked;
+  for (;;) {
+    SmallSetVector<unsigned, 8> Wanted;
+    for (const GlobalValue &G : M.global_values())
+      if (G.isDeclaration())
+        if (auto It = Defined.find(G.getName()); It != Defined.end()) {
+          if (!Asked.insert(G.getName()).second) {
+            Log += "error: internal compiler error: the builtin library's " +
+                   std::string(Parts[It->second].Name) + " part does not define '" +
+                   G.getName().str() + "'\n";
+            return false;
+          }
+          Wanted.insert(It->second);
+        }
+    if (Wanted.empty())
+      break;
+    for (unsigned P : Wanted) {
+      const builtins::Part &Part = Parts[P];
+      auto Buffer = MemoryBuffer::getMemBuffer(
+          StringRef(Part.Bitcode.data(), Part.Bitcode.size()),
+          "weft_builtins_" + std::string(Part.Name), /*RequiresNullTerminator=*/false);
+      Expected<std::unique_ptr<Module>> Lib =
+          getOwningLazyBitcodeModule(std::move(Buffer), M.getContext());
+      if (!Lib) {
+        Log += "error: cannot read the builtin library's " + std::string(Part.Name) +
+               " part: " + toString(Lib.takeError()) + "\n";
+        return false;
+      }
+      (*Lib)->setDataLayout(M.getDataLayout());
+      (*Lib)->setTargetTriple(M.getTargetTriple());
+      if (Linker::linkModules(M, std::move(*Lib), Linker::LinkOnlyNeeded)) {
+        Log += "error: cannot link the builtin library's " + std::string(Part.Name) + " part\n";
+        return false;
+      }
+    }
   }
   return verify(M, "linking builtins", Log);
 }

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <thread>
 
 namespace weft::compiler::test {
@@ -136,6 +138,22 @@ TEST(BuildTest, EveryClStdBuilds) {
                         std::string("-cl-std=") + Std))
         << Std;
   }
+}
+
+// The builtin library links part by part (BuiltinBitcode.h): clamp
+// (Common) calls fmin and sinpi (MathPi) calls sin (both Math), and Math is
+// wanted in the same round for sqrt, so it must link again for those.
+TEST(BuildTest, BuiltinsThatCallOtherPartsOfTheLibraryLink) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global float *p) {
+      float x = p[get_global_id(0)];
+      p[get_global_id(0)] = sqrt(x) + clamp(x, 0.0f, 1.0f) + sinpi(x);
+    })"));
+  std::vector<float> Data = {0.25f, 4.0f};
+  ASSERT_TRUE(P.run("k", range1(2, 2), {Arg::pointer(Data.data())}));
+  EXPECT_FLOAT_EQ(Data[0], 0.5f + 0.25f + std::sqrt(0.5f));
+  EXPECT_FLOAT_EQ(Data[1], 2.0f + 1.0f + 0.0f);
 }
 
 TEST(BuildTest, OptDisableStillRuns) {
