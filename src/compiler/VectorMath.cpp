@@ -49,8 +49,8 @@ struct Function {
 // cbrt (2.77 in double) is followed by a Newton step in Math.cl; exp,
 // expm1 and log1p (3.10, 2.96, 2.44) serve only float builtins, computed in
 // double. Not used: double sin and cos (3.70, 3.63 of 4), which stay
-// glibc's scalar functions, double exp (Math.cl has its own), expm1 and
-// log1p (scalar), and the float forms of acosh, asin, cbrt, exp, exp10,
+// glibc's scalar functions, double exp and expm1 (Math.cl has its own)
+// and log1p (scalar), and the float forms of acosh, asin, cbrt, exp, exp10,
 // expm1, log, log2, log10, log1p and tan (2.44 of 3 to 3.92 of 5, some
 // beyond: log 3.87 of 3, cbrt 2.85 of 2), whose float builtins compute in
 // double. lgamma, tgamma and remainder have no libmvec forms.

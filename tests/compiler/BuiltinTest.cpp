@@ -1056,6 +1056,43 @@ TEST(BuiltinTest, LgammaLeavesSigngamAlone) {
   EXPECT_FLOAT_EQ(F[4], std::lgamma(3.0f));
 }
 
+// Double exp and expm1 are Weft's own (Math.cl): their special values and
+// the ends of their ranges (overflow, the subnormals, -1) against glibc.
+TEST(BuiltinTest, DoubleExpAndExpm1SpecialValues) {
+  const double Inf = INFINITY, NaN = NAN;
+  const std::vector<double> X = {0.0,    -0.0,    Inf,        -Inf,     NaN,     1e300,
+                                 -1e300, 710.0,   709.782712893384, -745.13321910194110,
+                                 -745.2, -708.4,  -40.0,      -37.5,    38.8,    0x1p-60,
+                                 -0x1p-60, 0x1p-54, 0.34657359027997264, -1.0};
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global const double *x, global double *e, global double *m) {
+      size_t i = get_global_id(0);
+      e[i] = exp(x[i]);
+      m[i] = expm1(x[i]);
+    })"));
+  std::vector<double> E(X.size()), M(X.size());
+  ASSERT_TRUE(P.run("k", range1(X.size(), 1),
+                    {Arg::pointer(const_cast<double *>(X.data())), Arg::pointer(E.data()),
+                     Arg::pointer(M.data())}));
+  auto same = [](double Got, double Want) {
+    if (std::isnan(Want))
+      return std::isnan(Got);
+    if (Got == Want)
+      return std::signbit(Got) == std::signbit(Want);
+    // Otherwise within an ulp of glibc (exact at these inputs but for the
+    // rounding of a non-special result).
+    return std::fabs(Got - Want) <= std::fabs(std::nextafter(Want, INFINITY) - Want);
+  };
+  for (size_t I = 0; I < X.size(); ++I) {
+    EXPECT_TRUE(same(E[I], std::exp(X[I]))) << "exp(" << X[I] << ") = " << E[I];
+    EXPECT_TRUE(same(M[I], std::expm1(X[I]))) << "expm1(" << X[I] << ") = " << M[I];
+  }
+  EXPECT_EQ(E[9], 0x1p-1074); // exp(-745.133...) is the least subnormal
+  EXPECT_TRUE(std::signbit(M[1]));
+  EXPECT_EQ(M[3], -1.0);
+}
+
 // The transcendental functions against a long double reference at OpenCL
 // C's ulp bounds (7.4), one kernel per function over 16384 work-items, so
 // that each loop vectorizes and, where libmvec is present, its vector forms

@@ -181,9 +181,9 @@ TEST(VectorizeTest, TranscendentalFunctionsCallLibmvec) {
       "erfc", "exp",   "exp2",  "exp10", "expm1", "log",  "log2", "log10", "log1p", "sin",
       "sinh", "tan",   "tanh",  "acospi", "asinpi", "atanpi", "tanpi"};
   const std::vector<std::string> Binary = {"atan2", "atan2pi", "hypot", "pow", "powr"};
-  const std::vector<std::string> ScalarInDouble = {"sin", "cos", "expm1", "log1p", "sincos"};
-  // Written in OpenCL C in double (DoubleExpNeedsNoLibrary).
-  const std::vector<std::string> OwnInDouble = {"exp"};
+  const std::vector<std::string> ScalarInDouble = {"sin", "cos", "log1p", "sincos"};
+  // Written in OpenCL C in double (DoubleExpAndExpm1NeedNoLibrary).
+  const std::vector<std::string> OwnInDouble = {"exp", "expm1"};
   for (const char *T : {"float", "double"}) {
     std::vector<Case> Cases = unaryCases(T, Unary);
     std::vector<Case> B = binaryCases(T, Binary);
@@ -200,7 +200,7 @@ TEST(VectorizeTest, TranscendentalFunctionsCallLibmvec) {
       ASSERT_NE(WG, nullptr) << K.Name;
       // libmvec's double sin, cos, exp, expm1 and log1p miss the bound by
       // less than an ulp's margin: those stay glibc's scalar functions,
-      // but for exp, which Weft computes itself.
+      // but for exp and expm1, which Weft computes itself.
       const std::string Function = K.Name.substr(0, K.Name.size() - std::strlen(T) - 1);
       const bool Double = std::string(T) == "double";
       if (Double && std::count(OwnInDouble.begin(), OwnInDouble.end(), Function))
@@ -212,20 +212,23 @@ TEST(VectorizeTest, TranscendentalFunctionsCallLibmvec) {
   }
 }
 
-// Double exp is Weft's own (Math.cl): it vectorizes with no library call,
-// libmvec or not, nor llvm.exp, which the back end would make glibc calls.
-TEST(VectorizeTest, DoubleExpNeedsNoLibrary) {
+// Double exp and expm1 are Weft's own (Math.cl): they vectorize with no
+// library call, libmvec or not, nor llvm.exp, which the back end would make
+// glibc calls.
+TEST(VectorizeTest, DoubleExpAndExpm1NeedNoLibrary) {
   LLVMContext C;
-  std::unique_ptr<Module> M = compileCases(C, unaryCases("double", {"exp"}), "");
+  std::unique_ptr<Module> M = compileCases(C, unaryCases("double", {"exp", "expm1"}), "");
   ASSERT_TRUE(M);
-  Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + "k_exp_double");
-  ASSERT_NE(WG, nullptr);
-  EXPECT_TRUE(hasVectorInstructions(*WG));
-  std::vector<std::string> Calls;
-  for (const std::string &Name : calleesStartingWith(*WG, ""))
-    if (!StringRef(Name).startswith("llvm.") || StringRef(Name).startswith("llvm.exp"))
-      Calls.push_back(Name);
-  EXPECT_TRUE(Calls.empty()) << "calls " << Calls.front();
+  for (const char *Name : {"k_exp_double", "k_expm1_double"}) {
+    Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + Name);
+    ASSERT_NE(WG, nullptr) << Name;
+    EXPECT_TRUE(hasVectorInstructions(*WG)) << Name;
+    std::vector<std::string> Calls;
+    for (const std::string &Callee : calleesStartingWith(*WG, ""))
+      if (!StringRef(Callee).startswith("llvm.") || StringRef(Callee).startswith("llvm.exp"))
+        Calls.push_back(Callee);
+    EXPECT_TRUE(Calls.empty()) << Name << " calls " << Calls.front();
+  }
 }
 
 } // namespace weft::compiler::test
