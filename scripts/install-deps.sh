@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake
   llvm-15-dev libclang-15-dev clang-15 libllvmspirvlib-15-dev llvm-spirv-15 spirv-tools
-  libtbb-dev
+  libtbb-dev libsleef-dev
   opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo
   libgtest-dev googletest
 )

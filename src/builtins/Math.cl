@@ -105,7 +105,15 @@ MATH1(expm1, expm1ViaDouble, expm1D)
 MATH1(log, logViaDouble, __builtin_log)
 MATH1(log2, log2ViaDouble, __builtin_log2)
 MATH1(log10, log10ViaDouble, __builtin_log10)
-MATH1(log1p, log1pViaDouble, __builtin_log1p)
+// Double log1p vectorizes with SLEEF's form (VectorMath), which overflows
+// to inf above 2^1020: there, log1p(x) = log1p(x 2^-64) + 64 ln2, the
+// constant in two parts (within 1.25 ulp: the log1p and the sum).
+static double log1pD(double x) {
+  bool Huge = x > 0x1p1000;
+  double R = __builtin_log1p(Huge ? x * 0x1p-64 : x);
+  return Huge ? (R + 0x1.62e42fefa39efp+5) + 0x1.abc9e3b39803fp-50 : R;
+}
+MATH1(log1p, log1pViaDouble, log1pD)
 MATH1(sin, __builtin_sinf, __builtin_sin)
 MATH1(cos, __builtin_cosf, __builtin_cos)
 MATH1(tan, tanViaDouble, __builtin_tan)
@@ -120,18 +128,16 @@ MATH1(acosh, acoshViaDouble, __builtin_acosh)
 MATH1(atanh, __builtin_atanhf, __builtin_atanh)
 MATH1(erf, __builtin_erff, __builtin_erf)
 MATH1(erfc, __builtin_erfcf, __builtin_erfc)
-MATH1(tgamma, __builtin_tgammaf, __builtin_tgamma)
-// glibc's lgamma writes the global signgam, a data race between work-groups
-// run on different threads: lgamma is lgamma_r with the sign dropped.
-static float lgammaF(float x) {
-  int Sign;
-  return lgamma_r(x, &Sign);
-}
-static double lgammaD(double x) {
-  int Sign;
-  return lgamma_r(x, &Sign);
-}
-MATH1(lgamma, lgammaF, lgammaD)
+// tgamma and lgamma in double vectorize with SLEEF's forms (VectorMath);
+// the float functions compute in double with them (SLEEF's float tgamma
+// is far outside the bound near -38). lgamma calls SLEEF's scalar lgamma:
+// glibc's writes the global signgam, a data race between work-groups run on
+// different threads.
+HOST_LIBM(hostLgamma, "Sleef_lgamma_u10")
+VIA_DOUBLE(tgamma, __builtin_tgamma)
+VIA_DOUBLE(lgamma, hostLgamma)
+MATH1(tgamma, tgammaViaDouble, __builtin_tgamma)
+MATH1(lgamma, lgammaViaDouble, hostLgamma)
 
 // glibc's cbrt misses the 2 ulp bound for some subnormal x (the CTS finds
 // 2.17 ulp). One Newton step r - (r^3 - x)/(3r^2) from its result, with r^3

@@ -12,10 +12,9 @@
 #ifndef WEFT_MATH_POINTER_CORES
 #define WEFT_MATH_POINTER_CORES
 
-// glibc's reentrant lgamma (lgamma itself writes the global signgam). An
-// asm label, because the name lgamma_r is taken by the OpenCL overloads.
-float hostLgammafR(float, __private int *) __asm__("lgammaf_r");
-double hostLgammaR(double, __private int *) __asm__("lgamma_r");
+// SLEEF's scalar lgamma, which Math.cl's lgamma calls too and which
+// vectorizes (VectorMath).
+double hostLgamma(double) __attribute__((const)) __asm__("Sleef_lgamma_u10");
 
 // fract: x - floor(x), kept below 1 (a tiny negative x would round to 1).
 // fract(±inf) is ±0 and a zero result takes the sign of x, like modf's
@@ -100,8 +99,25 @@ static INL double sincosD(double x, __private double *c) {
   *c = __builtin_cos(x);
   return __builtin_sin(x);
 }
-static INL float lgamma_rF(float x, __private int *s) { return hostLgammafR(x, s); }
-static INL double lgamma_rD(double x, __private int *s) { return hostLgammaR(x, s); }
+// lgamma_r: lgamma's value (float in double, as lgamma) and the sign of
+// gamma(x), negative at -0 and where a negative non-integer x has an odd
+// floor (x in (-1, 0), (-3, -2), ...); +1 at the poles, the infinities and
+// NaN, as glibc's lgamma_r. A negative non-integer is above -2^52, so its
+// floor and half of that are exact.
+static INL int lgammaSign(double x) {
+  double Fl = __builtin_floor(x);
+  bool OddFloor = Fl * 0.5 != __builtin_floor(Fl * 0.5);
+  bool Neg = (x < 0.0 && Fl != x && OddFloor) || (x == 0.0 && __builtin_signbit(x));
+  return Neg ? -1 : 1;
+}
+static INL float lgamma_rF(float x, __private int *s) {
+  *s = lgammaSign((double)x);
+  return (float)hostLgamma((double)x);
+}
+static INL double lgamma_rD(double x, __private int *s) {
+  *s = lgammaSign(x);
+  return hostLgamma(x);
+}
 
 #endif // WEFT_MATH_POINTER_CORES
 

@@ -1,7 +1,7 @@
 // ORC JIT of a built program. One LLJIT per program keeps programs
 // independent (release = destroy the JIT); symbols the program does not
-// define resolve against the host process, libm (sinf, ...) and libmvec
-// (_ZGVdN8v_sinf, ...). The JIT links object code, not IR: a fresh build
+// define resolve against the host process, libm (sinf, ...), libmvec
+// (_ZGVdN8v_sinf, ...) and SLEEF (Sleef_sind4_u10avx2, ...). The JIT links object code, not IR: a fresh build
 // generates it (compile), a cached build reads it from the disk cache, and
 // both take the same path from there.
 #include "compiler/JitExecutable.h"
@@ -12,6 +12,8 @@
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/Support/MemoryBuffer.h>
+
+#include <sleef.h>
 
 using namespace llvm;
 
@@ -58,6 +60,18 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
   if (VectorMath::available() &&
       !addSearch(orc::DynamicLibrarySearchGenerator::Load(VectorMath::LibraryName, Prefix),
                  "load libmvec"))
+    return nullptr;
+  // SLEEF's scalar lgamma, which the builtins call (Math.cl), defined from
+  // Weft's own link to SLEEF, and SLEEF's vector forms, from the copy of
+  // the library that link loaded.
+  orc::ExecutionSession &ES = Exe->Jit->getExecutionSession();
+  if (Error E = Exe->Jit->getMainJITDylib().define(orc::absoluteSymbols(
+          {{ES.intern("Sleef_lgamma_u10"), JITEvaluatedSymbol::fromPointer(&Sleef_lgamma_u10)}}))) {
+    Log += "error: cannot define Sleef_lgamma_u10: " + toString(std::move(E)) + "\n";
+    return nullptr;
+  }
+  if (!addSearch(orc::DynamicLibrarySearchGenerator::Load(VectorMath::SleefLibraryName, Prefix),
+                 "load SLEEF"))
     return nullptr;
   auto Buffer = MemoryBuffer::getMemBufferCopy(
       StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), "weft-program");

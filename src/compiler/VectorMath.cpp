@@ -48,12 +48,12 @@ struct Function {
 //   atan2 hypot pow        3.66 1.38 0.72 (6 4 16) atan2 hypot pow    2.32 1.93 1.00 (6 4 16)
 // cbrt (2.77 in double) is followed by a Newton step in Math.cl; exp,
 // expm1 and log1p (3.10, 2.96, 2.44) serve only float builtins, computed in
-// double. Not used: double sin and cos (3.70, 3.63 of 4), which stay
-// glibc's scalar functions, double exp and expm1 (Math.cl has its own)
-// and log1p (scalar), and the float forms of acosh, asin, cbrt, exp, exp10,
-// expm1, log, log2, log10, log1p and tan (2.44 of 3 to 3.92 of 5, some
-// beyond: log 3.87 of 3, cbrt 2.85 of 2), whose float builtins compute in
-// double. lgamma, tgamma and remainder have no libmvec forms.
+// double. Not used: double sin and cos (3.70, 3.63 of 4) and log1p, which
+// take SLEEF's forms (below), double exp and expm1 (Math.cl has its own),
+// and the float forms of acosh, asin, cbrt, exp, exp10, expm1, log, log2,
+// log10, log1p and tan (2.44 of 3 to 3.92 of 5, some beyond: log 3.87 of 3,
+// cbrt 2.85 of 2), whose float builtins compute in double. lgamma, tgamma
+// and remainder have no libmvec forms.
 // clang-format off
 constexpr Function Functions[] = {
     {"acosf", true, 1, false},            {"acos", false, 1, false},
@@ -80,23 +80,46 @@ constexpr Function Functions[] = {
 };
 // clang-format on
 
-// The instruction sets of libmvec's forms, with their mangling letter and
-// register width (the x86-64 vector function ABI).
+// Double functions whose vector forms come from SLEEF (libsleef3), whose
+// 1.0-ulp forms are Sleef_<Base>d<lanes>_u10<isa>. Scalar is the name the
+// builtins call (and the LLVM intrinsic of it, when Intrinsic). Measured as
+// above over the whole double range: sin 0.73, cos 0.73 (bound 4), log1p
+// 0.72 (2), tgamma 1.52 (16), lgamma within 1e-15 of the result near its
+// zeros below -2 (490 ulp there; no bound). Float tgamma and lgamma compute
+// in double with these (SLEEF's float tgamma is 24610 ulp near -38).
+// Sleef_lgamma_u10 is SLEEF's scalar lgamma, which the builtin calls because
+// glibc's lgamma writes the global signgam. remainder stays scalar: SLEEF's
+// is NaN once x/y overflows.
+struct SleefFunction {
+  const char *Scalar;
+  bool Intrinsic;
+  const char *Base;
+};
+constexpr SleefFunction SleefFunctions[] = {{"sin", true, "sin"},
+                                            {"cos", true, "cos"},
+                                            {"log1p", false, "log1p"},
+                                            {"tgamma", false, "tgamma"},
+                                            {"Sleef_lgamma_u10", false, "lgamma"}};
+
+// The instruction sets of the vector forms: libmvec's mangling letter and
+// register width (the x86-64 vector function ABI), and SLEEF's name for the
+// same set (Sleef_sind4_u10avx2).
 struct Isa {
   char Letter;
   unsigned Bits;
   const char *Feature; // what the target needs, or null for SSE2 (always)
+  const char *Sleef;
 };
-constexpr std::array<Isa, 4> Isas = {{{'b', 128, nullptr},
-                                      {'c', 256, "+avx"},
-                                      {'d', 256, "+avx2"},
-                                      {'e', 512, "+avx512f"}}};
+constexpr std::array<Isa, 4> Isas = {{{'b', 128, nullptr, "sse2"},
+                                      {'c', 256, "+avx", "avx"},
+                                      {'d', 256, "+avx2", "avx2"},
+                                      {'e', 512, "+avx512f", "avx512f"}}};
 
 // Every mapping of every instruction set, built once: the names must
 // outlive each TargetLibraryInfoImpl that refers to them.
 struct Table {
   std::deque<std::string> Names;
-  std::array<std::vector<VecDesc>, Isas.size()> Mappings;
+  std::array<std::vector<VecDesc>, Isas.size()> Libmvec, Sleef;
 };
 
 const Table &table() {
@@ -116,7 +139,19 @@ const Table &table() {
             name("_ZGV" + std::string(1, Isas[I].Letter) + "N" + std::to_string(Lanes) +
                  std::string(F.Arity, 'v') + "_" + (F.Vector ? F.Vector : F.Scalar));
         for (StringRef S : ScalarNames)
-          T.Mappings[I].push_back({S, Vector, ElementCount::getFixed(Lanes)});
+          T.Libmvec[I].push_back({S, Vector, ElementCount::getFixed(Lanes)});
+      }
+    }
+    for (const SleefFunction &F : SleefFunctions) {
+      std::vector<StringRef> ScalarNames = {name(F.Scalar)};
+      if (F.Intrinsic)
+        ScalarNames.push_back(name("llvm." + std::string(F.Scalar) + ".f64"));
+      for (size_t I = 0; I < Isas.size(); ++I) {
+        unsigned Lanes = Isas[I].Bits / 64;
+        StringRef Vector = name("Sleef_" + std::string(F.Base) + "d" + std::to_string(Lanes) +
+                                "_u10" + Isas[I].Sleef);
+        for (StringRef S : ScalarNames)
+          T.Sleef[I].push_back({S, Vector, ElementCount::getFixed(Lanes)});
       }
     }
     return T;
@@ -135,7 +170,7 @@ bool available() {
 }
 
 void addMappings(TargetLibraryInfoImpl &TLII, const TargetMachine &TM) {
-  if (TM.getTargetTriple().getArch() != Triple::x86_64 || !available())
+  if (TM.getTargetTriple().getArch() != Triple::x86_64)
     return;
   const MCSubtargetInfo *STI = TM.getMCSubtargetInfo();
   // One form per width: the 256-bit one of the best set the target has.
@@ -146,7 +181,9 @@ void addMappings(TargetLibraryInfoImpl &TLII, const TargetMachine &TM) {
       continue;
     if (S.Letter == 'c' && HasAvx2)
       continue;
-    TLII.addVectorizableFunctions(table().Mappings[I]);
+    if (available())
+      TLII.addVectorizableFunctions(table().Libmvec[I]);
+    TLII.addVectorizableFunctions(table().Sleef[I]);
   }
 }
 

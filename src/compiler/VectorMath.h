@@ -5,8 +5,10 @@
 // the transcendental functions, in SSE, AVX, AVX2 and AVX-512 widths.
 //
 // Only functions whose libmvec forms meet OpenCL C's accuracy bounds
-// (OpenCL C 3.0, 7.4) are mapped; the rest stay scalar libm calls. The
-// table in VectorMath.cpp gives the measured errors.
+// (OpenCL C 3.0, 7.4) with an ulp to spare are mapped. Double sin, cos,
+// log1p, tgamma and lgamma, which libmvec lacks or has too coarse, take
+// SLEEF's 1.0-ulp forms. The tables in VectorMath.cpp give the measured
+// errors.
 #pragma once
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -21,8 +23,14 @@ bool available();
 /// The shared object the JIT resolves the vector forms from.
 constexpr const char *LibraryName = "libmvec.so.1";
 
-/// Adds to TLII the vector forms whose instruction set TM's target has,
-/// when available(); nothing otherwise.
+/// The shared object the JIT resolves SLEEF's forms from. Weft links it
+/// (JitExecutable defines the scalar Sleef_lgamma_u10 the builtins call),
+/// so it is always there; its forms have SLEEF's own names
+/// (Sleef_sind4_u10avx2), which cannot be confused with libmvec's.
+constexpr const char *SleefLibraryName = "libsleef.so.3";
+
+/// Adds to TLII the vector forms whose instruction set TM's target has:
+/// SLEEF's, and libmvec's when available().
 void addMappings(llvm::TargetLibraryInfoImpl &TLII, const llvm::TargetMachine &TM);
 
 } // namespace weft::compiler::VectorMath
