@@ -8,6 +8,7 @@
 // π-scaled trigonometric functions in MathPi.cl; pown, powr and rootn in
 // MathPow.cl.
 #include "BuiltinMacros.h"
+#include "Remquo.h"
 
 MATH1(sqrt, __builtin_sqrtf, __builtin_sqrt)
 MATH1(fabs, __builtin_fabsf, __builtin_fabs)
@@ -182,7 +183,19 @@ MATH2(pow, __builtin_powf, __builtin_pow)
 MATH2(atan2, __builtin_atan2f, __builtin_atan2)
 MATH2(hypot, __builtin_hypotf, __builtin_hypot)
 MATH2(copysign, __builtin_copysignf, __builtin_copysign)
-MATH2(remainder, __builtin_remainderf, __builtin_remainder)
+// remainder is remquo without the quotient (Remquo.h): glibc's is a scalar
+// call that would keep the loop scalar.
+REMQUO_CORE(float, F, f, uint, 0x80000000u)
+REMQUO_CORE(double, D, , ulong, 0x8000000000000000ul)
+static float remainderF(float x, float y) {
+  int Quo;
+  return remquoF(x, y, &Quo);
+}
+static double remainderD(double x, double y) {
+  int Quo;
+  return remquoD(x, y, &Quo);
+}
+MATH2(remainder, remainderF, remainderD)
 static float maxmagF(float x, float y) {
   float Ax = __builtin_fabsf(x), Ay = __builtin_fabsf(y);
   return Ax > Ay ? x : Ay > Ax ? y : __builtin_fmaxf(x, y);

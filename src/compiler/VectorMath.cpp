@@ -88,8 +88,8 @@ constexpr Function Functions[] = {
 // zeros below -2 (490 ulp there; no bound). Float tgamma and lgamma compute
 // in double with these (SLEEF's float tgamma is 24610 ulp near -38).
 // Sleef_lgamma_u10 is SLEEF's scalar lgamma, which the builtin calls because
-// glibc's lgamma writes the global signgam. remainder stays scalar: SLEEF's
-// is NaN once x/y overflows.
+// glibc's lgamma writes the global signgam. Not used: SLEEF's remainder and
+// fmod, NaN once x/y overflows (Math.cl's remainder is remquo's core).
 struct SleefFunction {
   const char *Scalar;
   bool Intrinsic;

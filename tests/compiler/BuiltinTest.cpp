@@ -1100,8 +1100,8 @@ TEST(BuiltinTest, DoubleExpAndExpm1SpecialValues) {
 
 // The transcendental functions against a long double reference at OpenCL
 // C's ulp bounds (7.4), one kernel per function over 16384 work-items, so
-// that each loop vectorizes and, where libmvec is present, its vector forms
-// (VectorMath.cpp) are what runs. Inputs: float bit patterns spread over
+// that each loop vectorizes and the vector forms of libmvec (where present)
+// and SLEEF (VectorMath.cpp), or Math.cl's own, are what runs. Inputs: float bit patterns spread over
 // every exponent, or doubles over every exponent and many within 2^±30;
 // for the two-argument functions, pairs of them.
 template <typename T> void checkVectorMathBounds() {
@@ -1140,7 +1140,8 @@ template <typename T> void checkVectorMathBounds() {
       {"tgamma", 16, [](long double X, long double) { return std::tgamma(X); }},
       {"atan2", 6, [](long double Y, long double X) { return std::atan2(Y, X); }},
       {"hypot", 4, [](long double X, long double Y) { return std::hypot(X, Y); }},
-      {"pow", 16, [](long double X, long double Y) { return std::pow(X, Y); }}};
+      {"pow", 16, [](long double X, long double Y) { return std::pow(X, Y); }},
+      {"remainder", 0, [](long double X, long double Y) { return std::remainder(X, Y); }}};
   const size_t N = 16384;
   std::vector<T> X(N), Y(N);
   uint64_t State = 0x9e3779b97f4a7c15ull;
@@ -1161,7 +1162,7 @@ template <typename T> void checkVectorMathBounds() {
   std::string TN = IsDouble ? "double" : "float", Source;
   for (const Fn &F : Fns) {
     bool Binary = std::string(F.Name) == "atan2" || F.Name == std::string("hypot") ||
-                  F.Name == std::string("pow");
+                  F.Name == std::string("pow") || F.Name == std::string("remainder");
     Source += "kernel void " + std::string(F.Name) + "_k(global const " + TN +
               " *x, global const " + TN + " *y, global " + TN +
               " *out) { size_t i = get_global_id(0); out[i] = " + F.Name +

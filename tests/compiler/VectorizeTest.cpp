@@ -111,8 +111,9 @@ std::vector<Case> binaryCases(const std::string &Type, const std::vector<std::st
 const std::vector<std::string> ExactUnary = {
     "fabs", "floor", "ceil",  "round",   "trunc",   "rint", "sqrt", "rsqrt",
     "logb", "sign",  "radians", "degrees", "sinpi", "cospi"};
-const std::vector<std::string> ExactBinary = {"copysign", "fdim",  "fmax", "fmin",     "fmod",
-                                              "maxmag",   "minmag", "nextafter", "step"};
+const std::vector<std::string> ExactBinary = {"copysign",  "fdim", "fmax",      "fmin",
+                                              "fmod",      "maxmag", "minmag", "nextafter",
+                                              "remainder", "step"};
 
 } // namespace
 
@@ -125,6 +126,7 @@ TEST(VectorizeTest, ExactMathFunctions) {
     Cases.push_back({std::string("ldexp_") + T, Ts, "ldexp(a[i], (int)b[i])"});
     Cases.push_back({std::string("ilogb_") + T, Ts, "ilogb(a[i])"});
     Cases.push_back({std::string("frexp_") + T, Ts, "({ int e; frexp(a[i], &e) + e; })"});
+    Cases.push_back({std::string("remquo_") + T, Ts, "({ int q; remquo(a[i], b[i], &q) + q; })"});
     Cases.push_back({std::string("modf_") + T, Ts, "({ " + Ts + " p; modf(a[i], &p) + p; })"});
     Cases.push_back({std::string("fract_") + T, Ts, "({ " + Ts + " p; fract(a[i], &p) + p; })"});
     Cases.push_back({std::string("fma_") + T, Ts, "fma(a[i], b[i], a[i + 1])"});
