@@ -1,9 +1,9 @@
 // ORC JIT of a built program. One LLJIT per program keeps programs
 // independent (release = destroy the JIT); symbols the program does not
 // define resolve against the host process, libm (sinf, ...), libmvec
-// (_ZGVdN8v_sinf, ...) and SLEEF (Sleef_sind4_u10avx2, ...). The JIT links object code, not IR: a fresh build
-// generates it (compile), a cached build reads it from the disk cache, and
-// both take the same path from there.
+// (_ZGVdN8v_sinf, ...) and SLEEF (Sleef_sind4_u10avx2, ...). The JIT links
+// object code, not IR: a fresh build generates it (compile), a cached build
+// reads it from the disk cache, and both take the same path from there.
 #include "compiler/JitExecutable.h"
 
 #include "compiler/VectorMath.h"

@@ -1101,9 +1101,10 @@ TEST(BuiltinTest, DoubleExpAndExpm1SpecialValues) {
 // The transcendental functions against a long double reference at OpenCL
 // C's ulp bounds (7.4), one kernel per function over 16384 work-items, so
 // that each loop vectorizes and the vector forms of libmvec (where present)
-// and SLEEF (VectorMath.cpp), or Math.cl's own, are what runs. Inputs: float bit patterns spread over
-// every exponent, or doubles over every exponent and many within 2^±30;
-// for the two-argument functions, pairs of them.
+// and SLEEF (VectorMath.cpp), or Math.cl's own, are what runs. Inputs:
+// float bit patterns spread over every exponent, or doubles over every
+// exponent and many within 2^±30; for the two-argument functions, pairs of
+// them.
 template <typename T> void checkVectorMathBounds() {
   const bool IsDouble = sizeof(T) == 8;
   using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
