@@ -8,7 +8,7 @@
 // π-scaled trigonometric functions in MathPi.cl; pown, powr and rootn in
 // MathPow.cl.
 #include "BuiltinMacros.h"
-#include "Remquo.h"
+#include "MathShared.h"
 
 MATH1(sqrt, __builtin_sqrtf, __builtin_sqrt)
 MATH1(fabs, __builtin_fabsf, __builtin_fabs)
@@ -129,16 +129,13 @@ MATH1(acosh, acoshViaDouble, __builtin_acosh)
 MATH1(atanh, __builtin_atanhf, __builtin_atanh)
 MATH1(erf, __builtin_erff, __builtin_erf)
 MATH1(erfc, __builtin_erfcf, __builtin_erfc)
-// tgamma and lgamma in double vectorize with SLEEF's forms (VectorMath);
-// the float functions compute in double with them (SLEEF's float tgamma
-// is far outside the bound near -38). lgamma calls SLEEF's scalar lgamma:
-// glibc's writes the global signgam, a data race between work-groups run on
-// different threads.
-HOST_LIBM(hostLgamma, "Sleef_lgamma_u10")
+// tgamma and lgamma (MathShared.h) in double vectorize with SLEEF's forms
+// (VectorMath); the float functions compute in double with them (SLEEF's
+// float tgamma is far outside the bound near -38).
 VIA_DOUBLE(tgamma, __builtin_tgamma)
-VIA_DOUBLE(lgamma, hostLgamma)
+VIA_DOUBLE(lgamma, lgammaD)
 MATH1(tgamma, tgammaViaDouble, __builtin_tgamma)
-MATH1(lgamma, lgammaViaDouble, hostLgamma)
+MATH1(lgamma, lgammaViaDouble, lgammaD)
 
 // glibc's cbrt misses the 2 ulp bound for some subnormal x (the CTS finds
 // 2.17 ulp). One Newton step r - (r^3 - x)/(3r^2) from its result, with r^3
@@ -183,7 +180,7 @@ MATH2(pow, __builtin_powf, __builtin_pow)
 MATH2(atan2, __builtin_atan2f, __builtin_atan2)
 MATH2(hypot, __builtin_hypotf, __builtin_hypot)
 MATH2(copysign, __builtin_copysignf, __builtin_copysign)
-// remainder is remquo without the quotient (Remquo.h): glibc's is a scalar
+// remainder is remquo without the quotient (MathShared.h): glibc's is a scalar
 // call that would keep the loop scalar.
 REMQUO_CORE(float, F, f, uint, 0x80000000u)
 REMQUO_CORE(double, D, , ulong, 0x8000000000000000ul)

@@ -12,11 +12,8 @@
 #ifndef WEFT_MATH_POINTER_CORES
 #define WEFT_MATH_POINTER_CORES
 
-#include "Remquo.h"
+#include "MathShared.h"
 
-// SLEEF's scalar lgamma, which Math.cl's lgamma calls too and which
-// vectorizes (VectorMath).
-double hostLgamma(double) __attribute__((const)) __asm__("Sleef_lgamma_u10");
 
 // fract: x - floor(x), kept below 1 (a tiny negative x would round to 1).
 // fract(±inf) is ±0 and a zero result takes the sign of x, like modf's
@@ -85,11 +82,11 @@ static INL int lgammaSign(double x) {
 }
 static INL float lgamma_rF(float x, __private int *s) {
   *s = lgammaSign((double)x);
-  return (float)hostLgamma((double)x);
+  return (float)lgammaD((double)x);
 }
 static INL double lgamma_rD(double x, __private int *s) {
   *s = lgammaSign(x);
-  return hostLgamma(x);
+  return lgammaD(x);
 }
 
 #endif // WEFT_MATH_POINTER_CORES

@@ -1061,6 +1061,40 @@ TEST(BuiltinTest, LgammaLeavesSigngamAlone) {
   EXPECT_FLOAT_EQ(F[4], std::lgamma(3.0f));
 }
 
+// lgamma is finite up to about 2^1013.5, where SLEEF's overflows early
+// (MathShared.h), and infinite beyond; lgamma_r agrees and gives the sign.
+// One kernel over many work-items, so that the vector forms run.
+TEST(BuiltinTest, LgammaOfHugeArguments) {
+  const std::vector<double> X = {0x1p1000, 0x1.0000000000001p1010, 0x1.7313195475c4fp+1012,
+                                 0x1.74c7093e8626dp+1014, 0x1.75p+1014, 0x1.7ffp+1014,
+                                 0x1.6c8e5ca239029p+1016, 0x1.fffffffffffffp+1023};
+  const size_t N = 64;
+  std::vector<double> In(N), Out(N), OutR(N);
+  std::vector<int> Sign(N);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = X[I % X.size()];
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global const double *x, global double *l, global double *r, global int *s) {
+      size_t i = get_global_id(0);
+      l[i] = lgamma(x[i]);
+      r[i] = lgamma_r(x[i], s + i);
+    })"));
+  ASSERT_TRUE(P.run("k", range1(N, 16),
+                    {Arg::pointer(In.data()), Arg::pointer(Out.data()), Arg::pointer(OutR.data()),
+                     Arg::pointer(Sign.data())}));
+  for (size_t I = 0; I < N; ++I) {
+    long double Ref = lgammal(In[I]);
+    if (Ref > std::numeric_limits<double>::max())
+      EXPECT_TRUE(std::isinf(Out[I])) << std::hexfloat << In[I];
+    else
+      EXPECT_LE(std::fabs(Out[I] - Ref) / std::ldexp(1.0L, std::ilogb(Ref) - 52), 2.0L)
+          << std::hexfloat << In[I] << " gives " << Out[I] << ", reference " << double(Ref);
+    EXPECT_EQ(std::memcmp(&Out[I], &OutR[I], sizeof(double)), 0) << std::hexfloat << In[I];
+    EXPECT_EQ(Sign[I], 1);
+  }
+}
+
 // Double exp and expm1 are Weft's own (Math.cl): their special values and
 // the ends of their ranges (overflow, the subnormals, -1) against glibc.
 TEST(BuiltinTest, DoubleExpAndExpm1SpecialValues) {

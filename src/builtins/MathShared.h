@@ -1,8 +1,18 @@
-// The core of remquo, shared by remquo (MathPointer.cl) and remainder
-// (Math.cl), which drops the quotient: both vectorize, with fmod's frem
-// as their only call.
+// Math cores that Math.cl and MathPointer.cl share: remquo's, which
+// remainder uses without the quotient, and lgamma's, which lgamma_r uses.
 #pragma once
 
+// SLEEF's scalar lgamma, which vectorizes (VectorMath): glibc's writes the
+// global signgam, a data race between work-groups run on different threads.
+// SLEEF's overflows from about 0x1.74cp+1014, where lgamma is still finite
+// (up to 2^1024 / 701.9): from 2^1010, lgamma(x) = x (log x - 1) to within
+// 1.22 ulp (the terms left out are below 2^-1000 of it).
+double hostLgamma(double) __attribute__((const)) __asm__("Sleef_lgamma_u10");
+static INL double lgammaD(double x) {
+  return x > 0x1p1010 ? x * (__builtin_log(x) - 1.0) : hostLgamma(x);
+}
+
+// remquo and remainder vectorize, with fmod's frem as their only call.
 // remquo: Rem = fmod(|x|, 128|y|) is exact and keeps the seven low bits of
 // the quotient, which are taken off one at a time: Rem >= k|y| means k|y| <=
 // Rem < 2k|y|, so Rem - k|y| is exact (and contracting it to an fma changes
