@@ -1063,12 +1063,12 @@ TEST(BuiltinTest, LgammaLeavesSigngamAlone) {
 
 // lgamma is finite up to about 2^1013.5, where SLEEF's overflows early
 // (MathShared.h), and infinite beyond; lgamma_r agrees and gives the sign.
-// One kernel over many work-items, so that the vector forms run.
+// Work-groups of 64, so that the vector forms run.
 TEST(BuiltinTest, LgammaOfHugeArguments) {
   const std::vector<double> X = {0x1p1000, 0x1.0000000000001p1010, 0x1.7313195475c4fp+1012,
                                  0x1.74c7093e8626dp+1014, 0x1.75p+1014, 0x1.7ffp+1014,
                                  0x1.6c8e5ca239029p+1016, 0x1.fffffffffffffp+1023};
-  const size_t N = 64;
+  const size_t N = 256;
   std::vector<double> In(N), Out(N), OutR(N);
   std::vector<int> Sign(N);
   for (size_t I = 0; I < N; ++I)
@@ -1080,7 +1080,7 @@ TEST(BuiltinTest, LgammaOfHugeArguments) {
       l[i] = lgamma(x[i]);
       r[i] = lgamma_r(x[i], s + i);
     })"));
-  ASSERT_TRUE(P.run("k", range1(N, 16),
+  ASSERT_TRUE(P.run("k", range1(N, 64),
                     {Arg::pointer(In.data()), Arg::pointer(Out.data()), Arg::pointer(OutR.data()),
                      Arg::pointer(Sign.data())}));
   for (size_t I = 0; I < N; ++I) {
@@ -1092,6 +1092,44 @@ TEST(BuiltinTest, LgammaOfHugeArguments) {
           << std::hexfloat << In[I] << " gives " << Out[I] << ", reference " << double(Ref);
     EXPECT_EQ(std::memcmp(&Out[I], &OutR[I], sizeof(double)), 0) << std::hexfloat << In[I];
     EXPECT_EQ(Sign[I], 1);
+  }
+}
+
+// tgamma below -170, where SLEEF's is far off (Math.cl shifts the argument
+// by 20): near the poles (the CTS found -1621 ulp at -172 + 2^-38), where
+// the result turns subnormal, where it underflows to a zero of its sign,
+// and at the poles themselves. Work-groups of 64, so that the vector forms
+// run (smaller groups can run all in the loop's scalar remainder).
+TEST(BuiltinTest, TgammaFarBelowZero) {
+  const std::vector<double> X = {-0x1.5800000000200p+7, -0x1.5c00000000205p+7, -170.5, -171.25,
+                                 -175.9999999,          -183.5,               -0x1.78e90791b6a5ap+7,
+                                 -188.5,                -191.5,               -192.5,
+                                 -250.25,               -1e15 - 0.5,          -172.0,
+                                 -0x1p60,               -INFINITY,            -169.5};
+  const size_t N = 256;
+  std::vector<double> In(N), Out(N);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = X[I % X.size()];
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global const double *x, global double *g) {
+      size_t i = get_global_id(0);
+      g[i] = tgamma(x[i]);
+    })"));
+  ASSERT_TRUE(P.run("k", range1(N, 64), {Arg::pointer(In.data()), Arg::pointer(Out.data())}));
+  for (size_t I = 0; I < N; ++I) {
+    long double Ref = tgammal(In[I]);
+    double Got = Out[I];
+    if (std::isnan(Ref)) {
+      EXPECT_TRUE(std::isnan(Got)) << std::hexfloat << In[I] << " gives " << Got;
+    } else if (double(Ref) == 0.0) {
+      EXPECT_EQ(Got, 0.0) << std::hexfloat << In[I];
+      EXPECT_EQ(std::signbit(Got), std::signbit(Ref)) << std::hexfloat << In[I];
+    } else {
+      int E = std::max(std::ilogb(Ref), -1022);
+      EXPECT_LE(std::fabs(Got - Ref) / std::ldexp(1.0L, E - 52), 4.0L)
+          << std::hexfloat << In[I] << " gives " << Got << ", reference " << double(Ref);
+    }
   }
 }
 
