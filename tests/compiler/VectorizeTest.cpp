@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -81,15 +82,24 @@ std::vector<std::string> calleesStartingWith(Function &F, StringRef Prefix) {
   return Names;
 }
 
-void expectVectorized(const std::vector<Case> &Cases, const std::string &Options = "") {
+/// Compiles Cases into one module and calls Check with each case's
+/// work-group function.
+void checkCases(const std::vector<Case> &Cases, const std::string &Options,
+                const std::function<void(const Case &, Function &)> &Check) {
   LLVMContext C;
   std::unique_ptr<Module> M = compileCases(C, Cases, Options);
   ASSERT_TRUE(M);
   for (const Case &K : Cases) {
     Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + "k_" + K.Name);
     ASSERT_NE(WG, nullptr) << K.Name;
-    EXPECT_TRUE(hasVectorInstructions(*WG)) << K.Type << " " << K.Expr << " was not vectorized";
+    Check(K, *WG);
   }
+}
+
+void expectVectorized(const std::vector<Case> &Cases, const std::string &Options = "") {
+  checkCases(Cases, Options, [](const Case &K, Function &WG) {
+    EXPECT_TRUE(hasVectorInstructions(WG)) << K.Type << " " << K.Expr << " was not vectorized";
+  });
 }
 
 std::vector<Case> unaryCases(const std::string &Type, const std::vector<std::string> &Functions) {
@@ -108,10 +118,10 @@ std::vector<Case> binaryCases(const std::string &Type, const std::vector<std::st
 
 // The math functions that vectorize on every host: the exact ones (on the
 // bits or LLVM intrinsics) and those written in OpenCL C.
-const std::vector<std::string> ExactUnary = {
-    "fabs", "floor", "ceil",  "round",   "trunc",   "rint", "sqrt", "rsqrt",
-    "logb", "sign",  "radians", "degrees", "sinpi", "cospi"};
-const std::vector<std::string> ExactBinary = {"copysign",  "fdim", "fmax",      "fmin",
+const std::vector<std::string> ExactUnary = {"fabs",    "floor",   "ceil",  "round", "trunc",
+                                             "rint",    "sqrt",    "rsqrt", "logb",  "sign",
+                                             "radians", "degrees", "sinpi", "cospi"};
+const std::vector<std::string> ExactBinary = {"copysign",  "fdim",   "fmax",   "fmin",
                                               "fmod",      "maxmag", "minmag", "nextafter",
                                               "remainder", "step"};
 
@@ -145,8 +155,8 @@ TEST(VectorizeTest, IntegerFunctions) {
     std::string Ts = T;
     for (const char *F : {"abs", "clz", "ctz", "popcount"})
       Cases.push_back({std::string(F) + "_" + T, Ts, "(" + Ts + ")" + F + "(a[i])"});
-    for (const char *F : {"abs_diff", "add_sat", "sub_sat", "hadd", "rhadd", "max", "min",
-                          "mul_hi", "rotate"})
+    for (const char *F :
+         {"abs_diff", "add_sat", "sub_sat", "hadd", "rhadd", "max", "min", "mul_hi", "rotate"})
       Cases.push_back({std::string(F) + "_" + T, Ts, "(" + Ts + ")" + F + "(a[i], b[i])"});
     for (const char *F : {"clamp", "mad_hi", "mad_sat"})
       Cases.push_back({std::string(F) + "_" + T, Ts, std::string(F) + "(a[i], b[i], a[i + 1])"});
@@ -181,9 +191,9 @@ TEST(VectorizeTest, TranscendentalFunctionsCallLibmvec) {
   if (!VectorMath::available())
     GTEST_SKIP() << "no libmvec on this host";
   const std::vector<std::string> Unary = {
-      "acos", "acosh", "asin",  "asinh", "atan", "atanh", "cbrt", "cos",   "cosh", "erf",
-      "erfc", "exp",   "exp2",  "exp10", "expm1", "log",  "log2", "log10", "log1p", "sin",
-      "sinh", "tan",   "tanh",  "acospi", "asinpi", "atanpi", "tanpi"};
+      "acos",  "acosh", "asin", "asinh", "atan",  "atanh",  "cbrt",   "cos",    "cosh",
+      "erf",   "erfc",  "exp",  "exp2",  "exp10", "expm1",  "log",    "log2",   "log10",
+      "log1p", "sin",   "sinh", "tan",   "tanh",  "acospi", "asinpi", "atanpi", "tanpi"};
   const std::vector<std::string> Binary = {"atan2", "atan2pi", "hypot", "pow", "powr"};
   // libmvec's double sin, cos and log1p miss the bound by less than an
   // ulp's margin: those take SLEEF's forms (DoubleFunctionsCallSleef).
@@ -196,69 +206,55 @@ TEST(VectorizeTest, TranscendentalFunctionsCallLibmvec) {
     Cases.insert(Cases.end(), B.begin(), B.end());
     Cases.push_back({std::string("pown_") + T, T, "pown(a[i], (int)b[i])"});
     Cases.push_back({std::string("rootn_") + T, T, "rootn(a[i], (int)b[i])"});
-    Cases.push_back({std::string("sincos_") + T, T,
-                     std::string("({ ") + T + " c; sincos(a[i], &c) + c; })"});
-    LLVMContext C;
-    std::unique_ptr<Module> M = compileCases(C, Cases, "-cl-std=CL3.0");
-    ASSERT_TRUE(M);
-    for (const Case &K : Cases) {
-      Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + "k_" + K.Name);
-      ASSERT_NE(WG, nullptr) << K.Name;
+    Cases.push_back(
+        {std::string("sincos_") + T, T, std::string("({ ") + T + " c; sincos(a[i], &c) + c; })"});
+    checkCases(Cases, "-cl-std=CL3.0", [&](const Case &K, Function &WG) {
       const std::string Function = K.Name.substr(0, K.Name.size() - std::strlen(T) - 1);
       const bool Double = std::string(T) == "double";
       if (Double && (std::count(OwnInDouble.begin(), OwnInDouble.end(), Function) ||
                      std::count(SleefInDouble.begin(), SleefInDouble.end(), Function)))
-        continue;
-      EXPECT_FALSE(calleesStartingWith(*WG, "_ZGV").empty())
+        return;
+      EXPECT_FALSE(calleesStartingWith(WG, "_ZGV").empty())
           << T << " " << K.Expr << " calls no libmvec vector form";
-    }
+    });
   }
 }
 
 // The double functions libmvec lacks or has too coarse, and the float ones
-// Math.cl computes in double with them, call SLEEF's 1.0-ulp forms; and no
-// scalar call is left in the work-item loop (glibc's, or SLEEF's scalar
-// lgamma).
+// Math.cl computes in double with them, call SLEEF's 1.0-ulp vector forms.
 TEST(VectorizeTest, DoubleFunctionsCallSleef) {
   std::vector<Case> Cases = unaryCases("double", {"sin", "cos", "log1p", "tgamma", "lgamma"});
   for (const Case &K : unaryCases("float", {"tgamma", "lgamma"}))
     Cases.push_back(K);
   Cases.push_back({"sincos_double", "double", "({ double c; sincos(a[i], &c) + c; })"});
   for (const char *T : {"float", "double"})
-    Cases.push_back({std::string("lgamma_r_") + T, T,
-                     std::string("({ int s; lgamma_r(a[i], &s) * s; })")});
-  LLVMContext C;
-  std::unique_ptr<Module> M = compileCases(C, Cases, "-cl-std=CL3.0");
-  ASSERT_TRUE(M);
-  for (const Case &K : Cases) {
-    Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + "k_" + K.Name);
-    ASSERT_NE(WG, nullptr) << K.Name;
-    EXPECT_TRUE(hasVectorInstructions(*WG)) << K.Name;
+    Cases.push_back(
+        {std::string("lgamma_r_") + T, T, std::string("({ int s; lgamma_r(a[i], &s) * s; })")});
+  checkCases(Cases, "-cl-std=CL3.0", [](const Case &K, Function &WG) {
+    EXPECT_TRUE(hasVectorInstructions(WG)) << K.Name;
     // A vector form: Sleef_<function>d<lanes>_u10<isa>, lanes 2, 4 or 8.
-    std::vector<std::string> Sleef = calleesStartingWith(*WG, "Sleef_");
-    EXPECT_TRUE(std::any_of(Sleef.begin(), Sleef.end(), [](const std::string &N) {
-      return std::regex_search(N, std::regex("^Sleef_[a-z0-9]+d[248]_u10[a-z0-9]+$"));
-    })) << K.Name << " calls no SLEEF vector form";
-  }
+    std::vector<std::string> Sleef = calleesStartingWith(WG, "Sleef_");
+    EXPECT_TRUE(std::any_of(Sleef.begin(), Sleef.end(),
+                            [](const std::string &N) {
+                              return std::regex_search(
+                                  N, std::regex("^Sleef_[a-z0-9]+d[248]_u10[a-z0-9]+$"));
+                            }))
+        << K.Name << " calls no SLEEF vector form";
+  });
 }
 
 // Double exp and expm1 are Weft's own (Math.cl): they vectorize with no
 // library call, libmvec or not, nor llvm.exp, which the back end would make
 // glibc calls.
 TEST(VectorizeTest, DoubleExpAndExpm1NeedNoLibrary) {
-  LLVMContext C;
-  std::unique_ptr<Module> M = compileCases(C, unaryCases("double", {"exp", "expm1"}), "");
-  ASSERT_TRUE(M);
-  for (const char *Name : {"k_exp_double", "k_expm1_double"}) {
-    Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + Name);
-    ASSERT_NE(WG, nullptr) << Name;
-    EXPECT_TRUE(hasVectorInstructions(*WG)) << Name;
+  checkCases(unaryCases("double", {"exp", "expm1"}), "", [](const Case &K, Function &WG) {
+    EXPECT_TRUE(hasVectorInstructions(WG)) << K.Name;
     std::vector<std::string> Calls;
-    for (const std::string &Callee : calleesStartingWith(*WG, ""))
+    for (const std::string &Callee : calleesStartingWith(WG, ""))
       if (!StringRef(Callee).startswith("llvm.") || StringRef(Callee).startswith("llvm.exp"))
         Calls.push_back(Callee);
-    EXPECT_TRUE(Calls.empty()) << Name << " calls " << Calls.front();
-  }
+    EXPECT_TRUE(Calls.empty()) << K.Name << " calls " << Calls.front();
+  });
 }
 
 } // namespace weft::compiler::test
