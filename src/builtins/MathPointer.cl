@@ -14,7 +14,6 @@
 
 #include "MathShared.h"
 
-
 // fract: x - floor(x), kept below 1 (a tiny negative x would round to 1).
 // fract(±inf) is ±0 and a zero result takes the sign of x, like modf's
 // (the specification fixes it for x = -0 only).
@@ -31,8 +30,6 @@
 // TS names the core (F or D), SUF the clang builtin (f or nothing).
 FRACT_CORE(float, F, f, 0x1.fffffep-1f)
 FRACT_CORE(double, D, , 0x1.fffffffffffffp-1)
-REMQUO_CORE(float, F, f, uint, 0x80000000u)
-REMQUO_CORE(double, D, , ulong, 0x8000000000000000ul)
 
 // modf and frexp work on the value's bits with selects, not libm calls, so
 // that they vectorize (see Math.cl's ldexp). modf: x - trunc(x) is exact;
@@ -70,22 +67,13 @@ static INL double sincosD(double x, __private double *c) {
   return __builtin_sin(x);
 }
 // lgamma_r: lgamma's value (float in double, as lgamma) and the sign of
-// gamma(x), negative at -0 and where a negative non-integer x has an odd
-// floor (x in (-1, 0), (-3, -2), ...); +1 at the poles, the infinities and
-// NaN, as glibc's lgamma_r. A negative non-integer is above -2^52, so its
-// floor and half of that are exact.
-static INL int lgammaSign(double x) {
-  double Fl = __builtin_floor(x);
-  bool OddFloor = Fl * 0.5 != __builtin_floor(Fl * 0.5);
-  bool Neg = (x < 0.0 && Fl != x && OddFloor) || (x == 0.0 && __builtin_signbit(x));
-  return Neg ? -1 : 1;
-}
+// gamma(x) (MathShared.h).
 static INL float lgamma_rF(float x, __private int *s) {
-  *s = lgammaSign((double)x);
+  *s = gammaSign((double)x);
   return (float)lgammaD((double)x);
 }
 static INL double lgamma_rD(double x, __private int *s) {
-  *s = lgammaSign(x);
+  *s = gammaSign(x);
   return lgammaD(x);
 }
 

@@ -1,15 +1,31 @@
 // Math cores that Math.cl and MathPointer.cl share: remquo's, which
-// remainder uses without the quotient, and lgamma's, which lgamma_r uses.
+// remainder uses without the quotient, lgamma's, which lgamma_r uses, and
+// the sign of gamma, which lgamma_r returns and tgamma's zeros carry.
 #pragma once
+
+// A double function of the host's, by its symbol, pure so that the loop
+// vectorizer may replace it with a vector form (VectorMath).
+#define HOST_LIBM(NAME, SYMBOL) double NAME(double) __attribute__((const)) __asm__(SYMBOL);
 
 // SLEEF's scalar lgamma, which vectorizes (VectorMath): glibc's writes the
 // global signgam, a data race between work-groups run on different threads.
 // SLEEF's overflows from about 0x1.74cp+1014, where lgamma is still finite
 // (up to 2^1024 / 701.9): from 2^1010, lgamma(x) = x (log x - 1) to within
 // 1.22 ulp (the terms left out are below 2^-1000 of it).
-double hostLgamma(double) __attribute__((const)) __asm__("Sleef_lgamma_u10");
+HOST_LIBM(hostLgamma, "Sleef_lgamma_u10")
 static INL double lgammaD(double x) {
   return x > 0x1p1010 ? x * (__builtin_log(x) - 1.0) : hostLgamma(x);
+}
+
+// The sign of gamma(x): negative at -0 and where a negative non-integer x
+// has an odd floor (x in (-1, 0), (-3, -2), ...); +1 at the poles, the
+// infinities and NaN, as glibc's lgamma_r. A negative non-integer is above
+// -2^52, so its floor and half of that are exact.
+static INL int gammaSign(double x) {
+  double Fl = __builtin_floor(x);
+  bool OddFloor = Fl * 0.5 != __builtin_floor(Fl * 0.5);
+  bool Neg = (x < 0.0 && Fl != x && OddFloor) || (x == 0.0 && __builtin_signbit(x));
+  return Neg ? -1 : 1;
 }
 
 // remquo and remainder vectorize, with fmod's frem as their only call.
@@ -41,3 +57,6 @@ static INL double lgammaD(double x) {
     /* r = x - k*y has the sign of x when it is zero, else Rem's times x's */                      \
     return as_##T(as_##UT(Rem) ^ (as_##UT(x) & SIGN_BIT));                                         \
   }
+// TS names the core (F or D), SUF the clang builtin (f or nothing).
+REMQUO_CORE(float, F, f, uint, 0x80000000u)
+REMQUO_CORE(double, D, , ulong, 0x8000000000000000ul)

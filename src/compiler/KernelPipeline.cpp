@@ -28,8 +28,8 @@
 //  9. Reject leftover calls to OpenCL builtins we lack; the host functions
 //     still called lose OpenCL's convergent mark; verify the module.
 // 10. O3 with the host TargetMachine (unless -cl-opt-disable): now the loop
-//     vectorizer sees the x loop over work-items, and knows libmvec's
-//     vector forms of the libm calls in it (VectorMath.h).
+//     vectorizer sees the x loop over work-items, and knows libmvec's and
+//     SLEEF's vector forms of the math calls in it (VectorMath.h).
 #include "compiler/KernelPipeline.h"
 
 #include "builtins/BuiltinBitcode.h"
@@ -233,7 +233,7 @@ void KernelPipeline::optimize(Module &M) {
   PTO.LoopVectorization = true;
   PTO.SLPVectorization = true;
   PassBuilder PB(&TM, PTO);
-  // The vector forms of libm functions (VectorMath.h), so that calls to
+  // The vector forms of math functions (VectorMath.h), so that calls to
   // them do not keep the work-item loop scalar.
   TargetLibraryInfoImpl TLII(TM.getTargetTriple());
   VectorMath::addMappings(TLII, TM);

@@ -185,11 +185,12 @@ Status rectTransfer(cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t
 }
 
 /// Picks a local size for a NULL local_work_size: up to 128 work-items (long
-/// enough loops to vectorize) and KernelMax (CL_KERNEL_WORK_GROUP_SIZE), small enough to leave every compute unit a few
-/// groups. A divisor of the global size is preferred; a kernel that allows
-/// non-uniform work-groups takes a smaller last group rather than a divisor
-/// less than half the size it could have (a prime global size would
-/// otherwise run one work-item per group).
+/// enough loops to vectorize) and KernelMax (CL_KERNEL_WORK_GROUP_SIZE),
+/// small enough to leave every compute unit a few groups. A divisor of the
+/// global size is preferred; a kernel that allows non-uniform work-groups
+/// takes a smaller last group rather than a divisor less than half the size
+/// it could have (a prime global size would otherwise run one work-item per
+/// group).
 std::array<uint64_t, 3> chooseLocalSize(const Device &D, size_t KernelMax, cl_uint Dim,
                                         const std::array<uint64_t, 3> &Global,
                                         bool AllowNonUniform) {
