@@ -101,25 +101,41 @@ constexpr SleefFunction SleefFunctions[] = {{"sin", true, "sin"},
                                             {"tgamma", false, "tgamma"},
                                             {"Sleef_lgamma_u10", false, "lgamma"}};
 
-// The instruction sets of the vector forms: libmvec's mangling letter and
-// register width (the x86-64 vector function ABI), and SLEEF's name for the
-// same set (Sleef_sind4_u10avx2).
+// The instruction sets of libmvec's vector forms: the mangling letter and
+// register width of the x86-64 vector function ABI.
 struct Isa {
   char Letter;
   unsigned Bits;
   const char *Feature; // what the target needs, or null for SSE2 (always)
-  const char *Sleef;
 };
-constexpr std::array<Isa, 4> Isas = {{{'b', 128, nullptr, "sse2"},
-                                      {'c', 256, "+avx", "avx"},
-                                      {'d', 256, "+avx2", "avx2"},
-                                      {'e', 512, "+avx512f", "avx512f"}}};
+constexpr std::array<Isa, 4> Isas = {{{'b', 128, nullptr},
+                                      {'c', 256, "+avx"},
+                                      {'d', 256, "+avx2"},
+                                      {'e', 512, "+avx512f"}}};
+
+// SLEEF's instruction sets (Sleef_sind2_u10avx2128), best first for each
+// width: the forms that use FMA are about twice as fast as those that
+// emulate the fused steps (sse2, sse4, avx), and as accurate (measured:
+// avx2128's forms give avx2's results lane for lane but for sin and cos,
+// whose worst errors are the same 0.74 and 0.78 ulp).
+struct SleefIsa {
+  unsigned Bits;
+  const char *Feature; // as Isa's
+  const char *Name;
+};
+constexpr std::array<SleefIsa, 6> SleefIsas = {{{128, "+avx2,+fma", "avx2128"},
+                                                {128, "+sse4.1", "sse4"},
+                                                {128, nullptr, "sse2"},
+                                                {256, "+avx2,+fma", "avx2"},
+                                                {256, "+avx", "avx"},
+                                                {512, "+avx512f", "avx512f"}}};
 
 // Every mapping of every instruction set, built once: the names must
 // outlive each TargetLibraryInfoImpl that refers to them.
 struct Table {
   std::deque<std::string> Names;
-  std::array<std::vector<VecDesc>, Isas.size()> Libmvec, Sleef;
+  std::array<std::vector<VecDesc>, Isas.size()> Libmvec;
+  std::array<std::vector<VecDesc>, SleefIsas.size()> Sleef;
 };
 
 const Table &table() {
@@ -146,10 +162,10 @@ const Table &table() {
       std::vector<StringRef> ScalarNames = {name(F.Scalar)};
       if (F.Intrinsic)
         ScalarNames.push_back(name("llvm." + std::string(F.Scalar) + ".f64"));
-      for (size_t I = 0; I < Isas.size(); ++I) {
-        unsigned Lanes = Isas[I].Bits / 64;
+      for (size_t I = 0; I < SleefIsas.size(); ++I) {
+        unsigned Lanes = SleefIsas[I].Bits / 64;
         StringRef Vector = name("Sleef_" + std::string(F.Base) + "d" + std::to_string(Lanes) +
-                                "_u10" + Isas[I].Sleef);
+                                "_u10" + SleefIsas[I].Name);
         for (StringRef S : ScalarNames)
           T.Sleef[I].push_back({S, Vector, ElementCount::getFixed(Lanes)});
       }
@@ -173,16 +189,20 @@ void addMappings(TargetLibraryInfoImpl &TLII, const TargetMachine &TM) {
   if (TM.getTargetTriple().getArch() != Triple::x86_64)
     return;
   const MCSubtargetInfo *STI = TM.getMCSubtargetInfo();
-  // One form per width: the 256-bit one of the best set the target has.
-  bool HasAvx2 = STI->checkFeatures("+avx2");
-  for (size_t I = 0; I < Isas.size(); ++I) {
-    const Isa &S = Isas[I];
-    if (S.Feature && !STI->checkFeatures(S.Feature))
+  auto has = [STI](const char *Feature) { return !Feature || STI->checkFeatures(Feature); };
+  // One libmvec form per width: the 256-bit one of the best set the target has.
+  bool HasAvx2 = has("+avx2");
+  if (available())
+    for (size_t I = 0; I < Isas.size(); ++I)
+      if (has(Isas[I].Feature) && !(Isas[I].Letter == 'c' && HasAvx2))
+        TLII.addVectorizableFunctions(table().Libmvec[I]);
+  // One SLEEF form per width: the first the target has.
+  unsigned Done = 0; // the widths mapped, as a mask of Bits / 128
+  for (size_t I = 0; I < SleefIsas.size(); ++I) {
+    unsigned Width = SleefIsas[I].Bits / 128;
+    if ((Done & Width) || !has(SleefIsas[I].Feature))
       continue;
-    if (S.Letter == 'c' && HasAvx2)
-      continue;
-    if (available())
-      TLII.addVectorizableFunctions(table().Libmvec[I]);
+    Done |= Width;
     TLII.addVectorizableFunctions(table().Sleef[I]);
   }
 }

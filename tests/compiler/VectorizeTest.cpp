@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 
 #include <algorithm>
 #include <cstring>
@@ -241,6 +242,30 @@ TEST(VectorizeTest, DoubleFunctionsCallSleef) {
                             }))
         << K.Name << " calls no SLEEF vector form";
   });
+}
+
+// A double2 kernel's calls stay two lanes wide (the work-item loop of a
+// vector-typed kernel is not vectorized; the SLP vectorizer pairs the
+// calls). On a host with AVX2 and FMA they must take SLEEF's avx2128 forms,
+// about twice as fast as its sse2 ones. (Not tgamma and lgamma: the SLP
+// vectorizer leaves their double2 forms two scalar calls each.)
+TEST(VectorizeTest, TwoLaneSleefFormsUseTheBestInstructionSet) {
+  std::string Why;
+  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+  ASSERT_TRUE(JTMB) << Why;
+  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
+  ASSERT_TRUE(bool(TM)) << toString(TM.takeError());
+  const MCSubtargetInfo *STI = (*TM)->getMCSubtargetInfo();
+  const char *Best = STI->checkFeatures("+avx2,+fma") ? "avx2128"
+                     : STI->checkFeatures("+sse4.1") ? "sse4"
+                                                      : "sse2";
+  checkCases(unaryCases("double2", {"sin", "cos", "log1p"}), "",
+             [Best](const Case &K, Function &WG) {
+               std::vector<std::string> Sleef = calleesStartingWith(WG, "Sleef_");
+               ASSERT_FALSE(Sleef.empty()) << K.Name << " calls no SLEEF form";
+               for (const std::string &N : Sleef)
+                 EXPECT_EQ(N.substr(N.find("_u10") + 4), Best) << K.Name << " calls " << N;
+             });
 }
 
 // Double exp and expm1 are Weft's own (Math.cl): they vectorize with no
