@@ -42,6 +42,7 @@
 #include "compiler/PrintfPass.h"
 #include "compiler/SafeDivisionPass.h"
 #include "compiler/VectorMath.h"
+#include "compiler/VectorTypeScalarizerPass.h"
 #include "compiler/WorkGroupLoopPass.h"
 #include "compiler/WorkItemBuiltinPass.h"
 #include "compiler/WorkItemFunction.h"
@@ -243,6 +244,10 @@ void KernelPipeline::optimize(Module &M) {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  // Kernels written with vector types vectorize across work-items too.
+  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    FPM.addPass(VectorTypeScalarizerPass());
+  });
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
   MPM.run(M, MAM);
 }

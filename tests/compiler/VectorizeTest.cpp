@@ -244,28 +244,71 @@ TEST(VectorizeTest, DoubleFunctionsCallSleef) {
   });
 }
 
-// A double2 kernel's calls stay two lanes wide (the work-item loop of a
-// vector-typed kernel is not vectorized; the SLP vectorizer pairs the
-// calls). On a host with AVX2 and FMA they must take SLEEF's avx2128 forms,
-// about twice as fast as its sse2 ones. (Not tgamma and lgamma: the SLP
-// vectorizer leaves their double2 forms two scalar calls each.)
-TEST(VectorizeTest, TwoLaneSleefFormsUseTheBestInstructionSet) {
+/// Whether the target of the host has the features (LLVM's "+avx2,+fma").
+bool hostHas(const char *Features) {
   std::string Why;
   std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
-  ASSERT_TRUE(JTMB) << Why;
+  EXPECT_TRUE(JTMB) << Why;
+  if (!JTMB)
+    return false;
   Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
-  ASSERT_TRUE(bool(TM)) << toString(TM.takeError());
-  const MCSubtargetInfo *STI = (*TM)->getMCSubtargetInfo();
-  const char *Best = STI->checkFeatures("+avx2,+fma") ? "avx2128"
-                     : STI->checkFeatures("+sse4.1") ? "sse4"
-                                                      : "sse2";
-  checkCases(unaryCases("double2", {"sin", "cos", "log1p"}), "",
-             [Best](const Case &K, Function &WG) {
-               std::vector<std::string> Sleef = calleesStartingWith(WG, "Sleef_");
-               ASSERT_FALSE(Sleef.empty()) << K.Name << " calls no SLEEF form";
-               for (const std::string &N : Sleef)
-                 EXPECT_EQ(N.substr(N.find("_u10") + 4), Best) << K.Name << " calls " << N;
-             });
+  EXPECT_TRUE(bool(TM)) << toString(TM.takeError());
+  return TM && (*TM)->getMCSubtargetInfo()->checkFeatures(Features);
+}
+
+/// The most lanes of any vector of Element type F computes on.
+unsigned widestVector(Function &F, Type *Element) {
+  unsigned Widest = 0;
+  for (Instruction &I : instructions(F))
+    if (auto *V = dyn_cast<FixedVectorType>(I.getType()); V && V->getElementType() == Element)
+      Widest = std::max(Widest, V->getNumElements());
+  return Widest;
+}
+
+// A kernel written with vector types packs work-items into the lanes like a
+// scalar one (VectorTypeScalarizerPass): float4 and double2 arithmetic and
+// math calls run 8 or 16 lanes wide on AVX hosts, not 4 and 2. With a bounds
+// check in the body, or vectors wider than 128 bits, the kernel keeps its
+// own vectors.
+TEST(VectorizeTest, VectorTypedKernelsVectorizeAcrossWorkItems) {
+  if (!hostHas("+avx"))
+    GTEST_SKIP() << "the host's vectors are no wider than a float4";
+  const std::vector<Case> Cases = {
+      {"mad_float4", "float4", "a[i] * 3.0f + b[i]"},
+      {"mad_double2", "double2", "a[i] * 3.0 + b[i]"},
+      {"sin_double2", "double2", "sin(a[i])"},
+      {"shuffle_int4", "int4", "a[i].wzyx + (b[i] >> 2)"},
+      {"checked_float4", "float4", "({ float4 r = b[i]; if (a[i].x > 0.0f) r = sin(a[i]); r; })"},
+      {"mad_float8", "float8", "a[i] * 3.0f + b[i]"}};
+  checkCases(Cases, "", [](const Case &K, Function &WG) {
+    LLVMContext &C = WG.getContext();
+    Type *Element = K.Type == "double2"  ? Type::getDoubleTy(C)
+                    : K.Type == "int4" ? Type::getInt32Ty(C)
+                                         : Type::getFloatTy(C);
+    unsigned Lanes = K.Type == "double2" ? 2 : K.Type == "float8" ? 8 : 4;
+    if (K.Name == "checked_float4" || K.Name == "mad_float8")
+      EXPECT_EQ(widestVector(WG, Element), Lanes) << K.Name;
+    else
+      EXPECT_GT(widestVector(WG, Element), Lanes) << K.Name << " was not vectorized across work-items";
+  });
+}
+
+// A double2 kernel that keeps its vectors (a bounds check in its body)
+// pairs its calls with the SLP vectorizer. On a host with AVX2 and FMA they
+// must take SLEEF's avx2128 forms, about twice as fast as its sse2 ones.
+TEST(VectorizeTest, TwoLaneSleefFormsUseTheBestInstructionSet) {
+  const char *Best = hostHas("+avx2,+fma") ? "avx2128" : hostHas("+sse4.1") ? "sse4" : "sse2";
+  std::vector<Case> Cases;
+  for (const char *F : {"sin", "cos", "log1p"})
+    Cases.push_back({std::string(F) + "_double2", "double2",
+                     std::string("({ double2 r = b[i]; if (a[i].x > 0.0) r = ") + F +
+                         "(a[i]); r; })"});
+  checkCases(Cases, "", [Best](const Case &K, Function &WG) {
+    std::vector<std::string> Sleef = calleesStartingWith(WG, "Sleef_");
+    ASSERT_FALSE(Sleef.empty()) << K.Name << " calls no SLEEF form";
+    for (const std::string &N : Sleef)
+      EXPECT_EQ(N.substr(N.find("_u10") + 4), Best) << K.Name << " calls " << N;
+  });
 }
 
 // Double exp and expm1 are Weft's own (Math.cl): they vectorize with no

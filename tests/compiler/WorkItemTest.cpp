@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 namespace weft::compiler::test {
 
 TEST(WorkItemTest, GlobalIdOneDimension) {
@@ -194,6 +198,62 @@ TEST(WorkItemTest, SubGroupsAreWholeWorkGroups) {
         EXPECT_EQ(O[5], 3u) << X << "," << Y;
       }
     }
+}
+
+// Straight-line kernels on vector types are split into scalars so that
+// their work-items vectorize (VectorTypeScalarizerPass). Groups of 40 and 7
+// run the vector body, its epilogue and the scalar remainder; every element
+// must match the host, swizzles, vload3/vstore3, conversions and saturating
+// arithmetic included.
+TEST(WorkItemTest, VectorTypedKernelsComputeElementByElement) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global const float4 *f, global float4 *fo, global const uchar4 *u,
+                  global float4 *uo, global int *i3, global short2 *s) {
+      size_t i = get_global_id(0);
+      float4 v = f[i];
+      fo[i] = v.wzyx * 2.0f + (float4)(v.x, 1.0f, v.y, -v.z);
+      uo[i] = convert_float4(u[i]) * 0.5f + convert_float4(u[i].yxwz);
+      vstore3(vload3(i, i3) * 3 - (int3)(1, 2, (int)i), i, i3);
+      s[i] = add_sat(s[i], (short2)(30000, -30000));
+    })"));
+  for (size_t Local : {40, 7}) {
+    const size_t N = 1000;
+    std::vector<float> F(4 * N), FO(4 * N), UO(4 * N);
+    std::vector<uint8_t> U(4 * N);
+    std::vector<int32_t> I3(3 * N), I3In;
+    std::vector<int16_t> S(2 * N), SIn;
+    for (size_t I = 0; I < 4 * N; ++I) {
+      F[I] = 0.25f * static_cast<float>(I % 97) - 7.0f;
+      U[I] = static_cast<uint8_t>(I * 37);
+    }
+    for (size_t I = 0; I < 3 * N; ++I)
+      I3[I] = static_cast<int32_t>(I * 7) - 5000;
+    for (size_t I = 0; I < 2 * N; ++I)
+      S[I] = static_cast<int16_t>(I * 101);
+    I3In = I3;
+    SIn = S;
+    ASSERT_TRUE(P.run("k", range1(N, Local),
+                      {Arg::pointer(F.data()), Arg::pointer(FO.data()), Arg::pointer(U.data()),
+                       Arg::pointer(UO.data()), Arg::pointer(I3.data()), Arg::pointer(S.data())}));
+    for (size_t I = 0; I < N; ++I) {
+      const float *V = &F[4 * I];
+      const float WantF[4] = {V[3] * 2 + V[0], V[2] * 2 + 1, V[1] * 2 + V[1], V[0] * 2 - V[2]};
+      const uint8_t *W = &U[4 * I];
+      const float WantU[4] = {W[0] * 0.5f + W[1], W[1] * 0.5f + W[0], W[2] * 0.5f + W[3],
+                              W[3] * 0.5f + W[2]};
+      for (int C = 0; C < 4; ++C) {
+        ASSERT_EQ(FO[4 * I + C], WantF[C]) << "float4 element " << C << " of " << I;
+        ASSERT_EQ(UO[4 * I + C], WantU[C]) << "uchar4 element " << C << " of " << I;
+      }
+      const int32_t WantI[3] = {I3In[3 * I] * 3 - 1, I3In[3 * I + 1] * 3 - 2,
+                                I3In[3 * I + 2] * 3 - static_cast<int32_t>(I)};
+      for (int C = 0; C < 3; ++C)
+        ASSERT_EQ(I3[3 * I + C], WantI[C]) << "int3 element " << C << " of " << I;
+      ASSERT_EQ(S[2 * I], std::min(SIn[2 * I] + 30000, 32767)) << I;
+      ASSERT_EQ(S[2 * I + 1], std::max(SIn[2 * I + 1] - 30000, -32768)) << I;
+    }
+  }
 }
 
 } // namespace weft::compiler::test

@@ -1,0 +1,39 @@
+// VectorTypeScalarizerPass: lets the loop vectorizer pack the work-items of
+// a kernel written with vector types (float4, double2) into SIMD lanes.
+//
+// LLVM's loop vectorizer leaves a loop alone when its body computes on
+// vector types, so a float4 kernel ran four lanes wide however wide the
+// host's registers (16 floats with AVX-512). Split into scalars (LLVM's
+// Scalarizer, loads and stores included), the work-item loop vectorizes
+// like a scalar kernel's, the float4 accesses becoming interleaved groups.
+//
+// Only where that pays (measured in docs/compiler.md): every loop that
+// computes on vectors must be an innermost loop of one block, on vectors of
+// at most 128 bits. Control flow in the loop body (a bounds check) would
+// leave the vectorizer predicated stores, which it scalarizes lane by lane,
+// several times slower than the four-lane code; a vector computation inside
+// an inner loop would make that loop, not the work-items, the one
+// vectorized; and wider vectors (float8, double8, float16) make interleaved
+// groups too wide for the vectorizer's cost model, which then leaves the
+// loop scalar. Such functions keep their vectors, which the SLP vectorizer
+// uses as before.
+#pragma once
+
+#include <llvm/IR/PassManager.h>
+
+namespace weft::compiler {
+
+class VectorTypeScalarizerPass : public llvm::PassInfoMixin<VectorTypeScalarizerPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+  /// Vectors wider than this stay whole.
+  static constexpr uint64_t MaxVectorBits = 128;
+
+  /// Whether F computes on vectors in loops, only in innermost single-block
+  /// ones and on vectors of at most MaxVectorBits: the functions run()
+  /// scalarizes.
+  static bool worthScalarizing(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+};
+
+} // namespace weft::compiler
