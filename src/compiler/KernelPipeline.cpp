@@ -245,9 +245,8 @@ void KernelPipeline::optimize(Module &M) {
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   // Kernels written with vector types vectorize across work-items too.
-  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
-    FPM.addPass(VectorTypeScalarizerPass());
-  });
+  PB.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel) { FPM.addPass(VectorTypeScalarizerPass()); });
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
   MPM.run(M, MAM);
 }

@@ -101,40 +101,36 @@ constexpr SleefFunction SleefFunctions[] = {{"sin", true, "sin"},
                                             {"tgamma", false, "tgamma"},
                                             {"Sleef_lgamma_u10", false, "lgamma"}};
 
-// The instruction sets of libmvec's vector forms: the mangling letter and
-// register width of the x86-64 vector function ABI.
+// An instruction set of vector forms: its register width, what the target
+// needs (null for SSE2, which x86-64 always has) and its name in the forms'
+// names. Each list is best first within a width; a target takes, for each
+// width, the first set it has.
 struct Isa {
-  char Letter;
   unsigned Bits;
-  const char *Feature; // what the target needs, or null for SSE2 (always)
-};
-constexpr std::array<Isa, 4> Isas = {{{'b', 128, nullptr},
-                                      {'c', 256, "+avx"},
-                                      {'d', 256, "+avx2"},
-                                      {'e', 512, "+avx512f"}}};
-
-// SLEEF's instruction sets (Sleef_sind2_u10avx2128), best first for each
-// width: the forms that use FMA are about twice as fast as those that
-// emulate the fused steps (sse2, sse4, avx), and as accurate (measured:
-// avx2128's forms give avx2's results lane for lane but for sin and cos,
-// whose worst errors are the same 0.74 and 0.78 ulp).
-struct SleefIsa {
-  unsigned Bits;
-  const char *Feature; // as Isa's
+  const char *Feature;
   const char *Name;
 };
-constexpr std::array<SleefIsa, 6> SleefIsas = {{{128, "+avx2,+fma", "avx2128"},
-                                                {128, "+sse4.1", "sse4"},
-                                                {128, nullptr, "sse2"},
-                                                {256, "+avx2,+fma", "avx2"},
-                                                {256, "+avx", "avx"},
-                                                {512, "+avx512f", "avx512f"}}};
+
+// libmvec's: the mangling letters of the x86-64 vector function ABI.
+constexpr std::array<Isa, 4> LibmvecIsas = {
+    {{128, nullptr, "b"}, {256, "+avx2", "d"}, {256, "+avx", "c"}, {512, "+avx512f", "e"}}};
+
+// SLEEF's (Sleef_sind2_u10avx2128): the forms that use FMA are about twice
+// as fast as those that emulate the fused steps (sse2, sse4, avx), and as
+// accurate (measured: avx2128's forms give avx2's results lane for lane but
+// for sin and cos, whose worst errors are the same 0.74 and 0.78 ulp).
+constexpr std::array<Isa, 6> SleefIsas = {{{128, "+avx2,+fma", "avx2128"},
+                                           {128, "+sse4.1", "sse4"},
+                                           {128, nullptr, "sse2"},
+                                           {256, "+avx2,+fma", "avx2"},
+                                           {256, "+avx", "avx"},
+                                           {512, "+avx512f", "avx512f"}}};
 
 // Every mapping of every instruction set, built once: the names must
 // outlive each TargetLibraryInfoImpl that refers to them.
 struct Table {
   std::deque<std::string> Names;
-  std::array<std::vector<VecDesc>, Isas.size()> Libmvec;
+  std::array<std::vector<VecDesc>, LibmvecIsas.size()> Libmvec;
   std::array<std::vector<VecDesc>, SleefIsas.size()> Sleef;
 };
 
@@ -149,10 +145,10 @@ const Table &table() {
         std::string Base = F.Float ? std::string(F.Scalar, std::strlen(F.Scalar) - 1) : F.Scalar;
         ScalarNames.push_back(name("llvm." + Base + (F.Float ? ".f32" : ".f64")));
       }
-      for (size_t I = 0; I < Isas.size(); ++I) {
-        unsigned Lanes = Isas[I].Bits / (F.Float ? 32 : 64);
+      for (size_t I = 0; I < LibmvecIsas.size(); ++I) {
+        unsigned Lanes = LibmvecIsas[I].Bits / (F.Float ? 32 : 64);
         StringRef Vector =
-            name("_ZGV" + std::string(1, Isas[I].Letter) + "N" + std::to_string(Lanes) +
+            name("_ZGV" + std::string(LibmvecIsas[I].Name) + "N" + std::to_string(Lanes) +
                  std::string(F.Arity, 'v') + "_" + (F.Vector ? F.Vector : F.Scalar));
         for (StringRef S : ScalarNames)
           T.Libmvec[I].push_back({S, Vector, ElementCount::getFixed(Lanes)});
@@ -175,6 +171,22 @@ const Table &table() {
   return T;
 }
 
+// Adds to TLII the forms of the best set of Isas that TM's target has, for
+// each width; Forms[I] are the forms of Isas[I].
+template <size_t N>
+void addBest(TargetLibraryInfoImpl &TLII, const TargetMachine &TM, const std::array<Isa, N> &Isas,
+             const std::array<std::vector<VecDesc>, N> &Forms) {
+  const MCSubtargetInfo *STI = TM.getMCSubtargetInfo();
+  unsigned Done = 0; // the widths mapped, as a mask of Bits / 128
+  for (size_t I = 0; I < N; ++I) {
+    unsigned Width = Isas[I].Bits / 128;
+    if ((Done & Width) || (Isas[I].Feature && !STI->checkFeatures(Isas[I].Feature)))
+      continue;
+    Done |= Width;
+    TLII.addVectorizableFunctions(Forms[I]);
+  }
+}
+
 } // namespace
 
 bool available() {
@@ -188,23 +200,9 @@ bool available() {
 void addMappings(TargetLibraryInfoImpl &TLII, const TargetMachine &TM) {
   if (TM.getTargetTriple().getArch() != Triple::x86_64)
     return;
-  const MCSubtargetInfo *STI = TM.getMCSubtargetInfo();
-  auto has = [STI](const char *Feature) { return !Feature || STI->checkFeatures(Feature); };
-  // One libmvec form per width: the 256-bit one of the best set the target has.
-  bool HasAvx2 = has("+avx2");
   if (available())
-    for (size_t I = 0; I < Isas.size(); ++I)
-      if (has(Isas[I].Feature) && !(Isas[I].Letter == 'c' && HasAvx2))
-        TLII.addVectorizableFunctions(table().Libmvec[I]);
-  // One SLEEF form per width: the first the target has.
-  unsigned Done = 0; // the widths mapped, as a mask of Bits / 128
-  for (size_t I = 0; I < SleefIsas.size(); ++I) {
-    unsigned Width = SleefIsas[I].Bits / 128;
-    if ((Done & Width) || !has(SleefIsas[I].Feature))
-      continue;
-    Done |= Width;
-    TLII.addVectorizableFunctions(table().Sleef[I]);
-  }
+    addBest(TLII, TM, LibmvecIsas, table().Libmvec);
+  addBest(TLII, TM, SleefIsas, table().Sleef);
 }
 
 } // namespace weft::compiler::VectorMath

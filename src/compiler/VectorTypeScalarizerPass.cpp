@@ -1,8 +1,8 @@
 #include "compiler/VectorTypeScalarizerPass.h"
 
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/DataLayout.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 
@@ -27,9 +27,9 @@ uint64_t vectorBits(const Instruction &I, const DataLayout &DL) {
   return Bits;
 }
 
-} // namespace
-
-bool VectorTypeScalarizerPass::worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
+// Whether F computes on vectors in loops, only in innermost single-block
+// ones and on vectors of at most MaxVectorBits: the functions run() splits.
+bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   const DataLayout &DL = F.getParent()->getDataLayout();
   bool InLoop = false;
@@ -40,12 +40,15 @@ bool VectorTypeScalarizerPass::worthScalarizing(Function &F, FunctionAnalysisMan
     const Loop *L = LI.getLoopFor(I.getParent());
     if (!L)
       continue;
-    if (Bits > MaxVectorBits || !L->isInnermost() || L->getNumBlocks() != 1)
+    if (Bits > VectorTypeScalarizerPass::MaxVectorBits || !L->isInnermost() ||
+        L->getNumBlocks() != 1)
       return false;
     InLoop = true;
   }
   return InLoop;
 }
+
+} // namespace
 
 PreservedAnalyses VectorTypeScalarizerPass::run(Function &F, FunctionAnalysisManager &FAM) {
   if (!worthScalarizing(F, FAM))

@@ -21,6 +21,8 @@
 
 #include <llvm/IR/PassManager.h>
 
+#include <cstdint>
+
 namespace weft::compiler {
 
 class VectorTypeScalarizerPass : public llvm::PassInfoMixin<VectorTypeScalarizerPass> {
@@ -29,11 +31,6 @@ public:
 
   /// Vectors wider than this stay whole.
   static constexpr uint64_t MaxVectorBits = 128;
-
-  /// Whether F computes on vectors in loops, only in innermost single-block
-  /// ones and on vectors of at most MaxVectorBits: the functions run()
-  /// scalarizes.
-  static bool worthScalarizing(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 };
 
 } // namespace weft::compiler

@@ -36,6 +36,29 @@ struct Case {
   std::string Expr; // b[i] = Expr, over a[i], b[i] and a[i + 1]
 };
 
+/// The host's TargetMachine, as the runtime compiles for it (nullptr, with a
+/// test failure, on error).
+std::unique_ptr<TargetMachine> hostTargetMachine() {
+  std::string Why;
+  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+  if (!JTMB) {
+    ADD_FAILURE() << Why;
+    return nullptr;
+  }
+  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
+  if (!TM) {
+    ADD_FAILURE() << toString(TM.takeError());
+    return nullptr;
+  }
+  return std::move(*TM);
+}
+
+/// Whether the host's target has the features (LLVM's "+avx2,+fma").
+bool hostHas(const char *Features) {
+  std::unique_ptr<TargetMachine> TM = hostTargetMachine();
+  return TM && TM->getMCSubtargetInfo()->checkFeatures(Features);
+}
+
 /// Compiles one kernel per case, each b[i] = Expr, and returns the module
 /// after the whole pipeline (nullptr, with a test failure, on error).
 std::unique_ptr<Module> compileCases(LLVMContext &C, const std::vector<Case> &Cases,
@@ -46,19 +69,16 @@ std::unique_ptr<Module> compileCases(LLVMContext &C, const std::vector<Case> &Ca
               " *b) { size_t i = get_global_id(0); b[i] = " + K.Expr + "; }\n";
   std::string Why, Log;
   std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
-  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
-  if (!Opts || !JTMB) {
+  if (!Opts) {
     ADD_FAILURE() << Why;
     return nullptr;
   }
-  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
-  if (!TM) {
-    ADD_FAILURE() << toString(TM.takeError());
+  std::unique_ptr<TargetMachine> TM = hostTargetMachine();
+  if (!TM)
     return nullptr;
-  }
   std::unique_ptr<Module> M = ClangFrontend::compile(Source, *Opts, C, Log);
   std::vector<rt::KernelDesc> Kernels;
-  if (!M || !KernelPipeline(**TM, false, false).run(*M, Kernels, Log)) {
+  if (!M || !KernelPipeline(*TM, false, false).run(*M, Kernels, Log)) {
     ADD_FAILURE() << Log;
     return nullptr;
   }
@@ -70,6 +90,15 @@ bool hasVectorInstructions(Function &F) {
     if (I.getType()->isVectorTy())
       return true;
   return false;
+}
+
+/// The most lanes of any vector of Element type F computes on.
+unsigned widestVector(Function &F, Type *Element) {
+  unsigned Widest = 0;
+  for (Instruction &I : instructions(F))
+    if (auto *V = dyn_cast<FixedVectorType>(I.getType()); V && V->getElementType() == Element)
+      Widest = std::max(Widest, V->getNumElements());
+  return Widest;
 }
 
 /// The callees of F whose names start with Prefix.
@@ -244,27 +273,6 @@ TEST(VectorizeTest, DoubleFunctionsCallSleef) {
   });
 }
 
-/// Whether the target of the host has the features (LLVM's "+avx2,+fma").
-bool hostHas(const char *Features) {
-  std::string Why;
-  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
-  EXPECT_TRUE(JTMB) << Why;
-  if (!JTMB)
-    return false;
-  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
-  EXPECT_TRUE(bool(TM)) << toString(TM.takeError());
-  return TM && (*TM)->getMCSubtargetInfo()->checkFeatures(Features);
-}
-
-/// The most lanes of any vector of Element type F computes on.
-unsigned widestVector(Function &F, Type *Element) {
-  unsigned Widest = 0;
-  for (Instruction &I : instructions(F))
-    if (auto *V = dyn_cast<FixedVectorType>(I.getType()); V && V->getElementType() == Element)
-      Widest = std::max(Widest, V->getNumElements());
-  return Widest;
-}
-
 // A kernel written with vector types packs work-items into the lanes like a
 // scalar one (VectorTypeScalarizerPass): float4 and double2 arithmetic and
 // math calls run 8 or 16 lanes wide on AVX hosts, not 4 and 2. With a bounds
@@ -282,14 +290,15 @@ TEST(VectorizeTest, VectorTypedKernelsVectorizeAcrossWorkItems) {
       {"mad_float8", "float8", "a[i] * 3.0f + b[i]"}};
   checkCases(Cases, "", [](const Case &K, Function &WG) {
     LLVMContext &C = WG.getContext();
-    Type *Element = K.Type == "double2"  ? Type::getDoubleTy(C)
-                    : K.Type == "int4" ? Type::getInt32Ty(C)
-                                         : Type::getFloatTy(C);
+    Type *Element = K.Type == "double2" ? Type::getDoubleTy(C)
+                    : K.Type == "int4"  ? Type::getInt32Ty(C)
+                                        : Type::getFloatTy(C);
     unsigned Lanes = K.Type == "double2" ? 2 : K.Type == "float8" ? 8 : 4;
     if (K.Name == "checked_float4" || K.Name == "mad_float8")
       EXPECT_EQ(widestVector(WG, Element), Lanes) << K.Name;
     else
-      EXPECT_GT(widestVector(WG, Element), Lanes) << K.Name << " was not vectorized across work-items";
+      EXPECT_GT(widestVector(WG, Element), Lanes)
+          << K.Name << " was not vectorized across work-items";
   });
 }
 
@@ -300,9 +309,9 @@ TEST(VectorizeTest, TwoLaneSleefFormsUseTheBestInstructionSet) {
   const char *Best = hostHas("+avx2,+fma") ? "avx2128" : hostHas("+sse4.1") ? "sse4" : "sse2";
   std::vector<Case> Cases;
   for (const char *F : {"sin", "cos", "log1p"})
-    Cases.push_back({std::string(F) + "_double2", "double2",
-                     std::string("({ double2 r = b[i]; if (a[i].x > 0.0) r = ") + F +
-                         "(a[i]); r; })"});
+    Cases.push_back(
+        {std::string(F) + "_double2", "double2",
+         std::string("({ double2 r = b[i]; if (a[i].x > 0.0) r = ") + F + "(a[i]); r; })"});
   checkCases(Cases, "", [Best](const Case &K, Function &WG) {
     std::vector<std::string> Sleef = calleesStartingWith(WG, "Sleef_");
     ASSERT_FALSE(Sleef.empty()) << K.Name << " calls no SLEEF form";
