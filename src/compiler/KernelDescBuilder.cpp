@@ -7,6 +7,7 @@
 // compute (local, frame, private) are filled in later by KernelPipeline.
 #include "compiler/KernelDescBuilder.h"
 
+#include "compiler/AddressSpace.h"
 #include "compiler/OpenClNames.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -128,15 +129,15 @@ rt::KernelDesc KernelDescBuilder::describe(const Function &K, bool WithNames) {
       Arg.Kind = rt::ArgKind::Image;
       Arg.Size = sizeof(void *);
       Arg.AddressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
-    } else if (AS == 1) {
+    } else if (AS == addrspace::Global) {
       Arg.Kind = rt::ArgKind::GlobalPointer;
       Arg.Size = sizeof(void *);
       Arg.AddressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
-    } else if (AS == 2) {
+    } else if (AS == addrspace::Constant) {
       Arg.Kind = rt::ArgKind::ConstantPointer;
       Arg.Size = sizeof(void *);
       Arg.AddressQualifier = CL_KERNEL_ARG_ADDRESS_CONSTANT;
-    } else if (AS == 3) {
+    } else if (AS == addrspace::Local) {
       Arg.Kind = rt::ArgKind::LocalPointer;
       Arg.Size = 0;
       Arg.AddressQualifier = CL_KERNEL_ARG_ADDRESS_LOCAL;

@@ -33,6 +33,8 @@
 #include "compiler/KernelPipeline.h"
 
 #include "builtins/BuiltinBitcode.h"
+#include "compiler/AddressSpace.h"
+#include "compiler/AddressSpaceAA.h"
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/KernelDescBuilder.h"
@@ -57,6 +59,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/InferAddressSpaces.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
@@ -239,23 +242,36 @@ void KernelPipeline::optimize(Module &M) {
   TargetLibraryInfoImpl TLII(TM.getTargetTriple());
   VectorMath::addMappings(TLII, TM);
   FAM.registerPass([&] { return TargetLibraryAnalysis(TLII); });
+  // OpenCL's named address spaces do not alias (AddressSpaceAA.h), so a
+  // kernel reading __constant or __local memory and writing __global
+  // memory vectorizes.
+  FAM.registerPass([] { return AddressSpaceAA(); });
+  FAM.registerPass([&] {
+    AAManager AA = PB.buildDefaultAAPipeline();
+    AA.registerFunctionAnalysis<AddressSpaceAA>();
+    return AA;
+  });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  // Kernels written with vector types vectorize across work-items too.
-  PB.registerVectorizerStartEPCallback(
-      [](FunctionPassManager &FPM, OptimizationLevel) { FPM.addPass(VectorTypeScalarizerPass()); });
+  // Generic pointers that are casts of named ones become named again, so
+  // that the vectorizer's run-time alias checks compare pointers of one
+  // address space; and kernels written with vector types vectorize across
+  // work-items too.
+  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
+    FPM.addPass(VectorTypeScalarizerPass());
+  });
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
   MPM.run(M, MAM);
 }
 
 size_t KernelPipeline::globalVariableSize(const Module &M) {
-  constexpr unsigned GlobalAddrSpace = 1;
   size_t Size = 0;
   for (const GlobalVariable &GV : M.globals())
-    if (GV.getAddressSpace() == GlobalAddrSpace && !GV.isDeclaration())
+    if (GV.getAddressSpace() == addrspace::Global && !GV.isDeclaration())
       Size += M.getDataLayout().getTypeAllocSize(GV.getValueType());
   return Size;
 }

@@ -24,6 +24,7 @@
 // are not rewritten (OpenCL C does not allow taking their address there).
 #include "compiler/LocalMemoryPass.h"
 
+#include "compiler/AddressSpace.h"
 #include "compiler/WorkGroupContextLayout.h"
 #include "compiler/WorkItemFunction.h"
 
@@ -38,11 +39,9 @@ namespace weft::compiler {
 
 namespace {
 
-constexpr unsigned LocalAddrSpace = 3;
-
 bool refersToLocal(Constant *C, SmallPtrSetImpl<Constant *> &Seen) {
   if (auto *GV = dyn_cast<GlobalVariable>(C))
-    return GV->getAddressSpace() == LocalAddrSpace;
+    return GV->getAddressSpace() == addrspace::Local;
   if (!isa<ConstantExpr>(C) || !Seen.insert(C).second)
     return false;
   for (Use &Op : C->operands())
@@ -81,7 +80,7 @@ void layOutLocals(Function &F) {
 
   SmallVector<GlobalVariable *, 8> Used;
   for (GlobalVariable &GV : M.globals()) {
-    if (GV.getAddressSpace() != LocalAddrSpace)
+    if (GV.getAddressSpace() != addrspace::Local)
       continue;
     for (User *U : GV.users())
       if (auto *I = dyn_cast<Instruction>(U); I && I->getFunction() == &F) {

@@ -59,14 +59,11 @@ bool hostHas(const char *Features) {
   return TM && TM->getMCSubtargetInfo()->checkFeatures(Features);
 }
 
-/// Compiles one kernel per case, each b[i] = Expr, and returns the module
-/// after the whole pipeline (nullptr, with a test failure, on error).
-std::unique_ptr<Module> compileCases(LLVMContext &C, const std::vector<Case> &Cases,
-                                     const std::string &Options) {
-  std::string Source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
-  for (const Case &K : Cases)
-    Source += "kernel void k_" + K.Name + "(global " + K.Type + " *a, global " + K.Type +
-              " *b) { size_t i = get_global_id(0); b[i] = " + K.Expr + "; }\n";
+/// Compiles Source (with cl_khr_fp64 enabled) and returns the module after
+/// the whole pipeline (nullptr, with a test failure, on error).
+std::unique_ptr<Module> compileSource(LLVMContext &C, std::string Source,
+                                      const std::string &Options) {
+  Source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + Source;
   std::string Why, Log;
   std::optional<BuildOptions> Opts = BuildOptions::parse(Options, Why);
   if (!Opts) {
@@ -83,6 +80,16 @@ std::unique_ptr<Module> compileCases(LLVMContext &C, const std::vector<Case> &Ca
     return nullptr;
   }
   return M;
+}
+
+/// Compiles one kernel per case, each b[i] = Expr.
+std::unique_ptr<Module> compileCases(LLVMContext &C, const std::vector<Case> &Cases,
+                                     const std::string &Options) {
+  std::string Source;
+  for (const Case &K : Cases)
+    Source += "kernel void k_" + K.Name + "(global " + K.Type + " *a, global " + K.Type +
+              " *b) { size_t i = get_global_id(0); b[i] = " + K.Expr + "; }\n";
+  return compileSource(C, Source, Options);
 }
 
 bool hasVectorInstructions(Function &F) {
@@ -271,6 +278,97 @@ TEST(VectorizeTest, DoubleFunctionsCallSleef) {
                             }))
         << K.Name << " calls no SLEEF vector form";
   });
+}
+
+// The remaining families: native_ and half_ math, geometric, common and
+// relational functions, shuffles, vector loads, work-item queries. Each in
+// a work-item loop must leave it vectorized. In OpenCL C 3.0 vload3 and
+// vload4 take generic pointers: their loads vectorize once
+// InferAddressSpaces has made them __global again.
+TEST(VectorizeTest, OtherBuiltinFamilies) {
+  const std::vector<std::string> Native = {"cos",   "exp",   "exp2",  "exp10", "log",  "log2",
+                                           "log10", "recip", "rsqrt", "sin",   "sqrt", "tan"};
+  std::vector<Case> Cases;
+  for (const std::string &F : Native) {
+    Cases.push_back({"native_" + F, "float", "native_" + F + "(a[i])"});
+    Cases.push_back({"half_" + F, "float", "half_" + F + "(a[i])"});
+  }
+  for (const char *F : {"divide", "powr"}) {
+    Cases.push_back(
+        {std::string("native_") + F, "float", std::string("native_") + F + "(a[i], b[i])"});
+    Cases.push_back({std::string("half_") + F, "float", std::string("half_") + F + "(a[i], b[i])"});
+  }
+  for (const char *T : {"float", "double"}) {
+    const std::string Ts = T, V4 = "(" + Ts + "4)(a[i], b[i], a[i + 1], 2)";
+    const std::string W4 = "(" + Ts + "4)(b[i], a[i], 1, a[i + 1])";
+    const std::string Int = Ts == "float" ? "int" : "long"; // select's and shuffle's masks
+    Cases.push_back({"dot_" + Ts, Ts, "dot(" + V4 + ", " + W4 + ")"});
+    Cases.push_back({"cross_" + Ts, Ts, "cross(" + V4 + ", " + W4 + ").y"});
+    Cases.push_back({"distance_" + Ts, Ts, "distance(" + V4 + ", " + W4 + ")"});
+    Cases.push_back({"clamp_" + Ts, Ts, "clamp(a[i], b[i], a[i + 1])"});
+    Cases.push_back({"max_" + Ts, Ts, "max(a[i], b[i])"});
+    Cases.push_back({"select_" + Ts, Ts, "select(a[i], b[i], (" + Int + ")isless(a[i], b[i]))"});
+    Cases.push_back({"bitselect_" + Ts, Ts, "bitselect(a[i], b[i], a[i + 1])"});
+    Cases.push_back(
+        {"shuffle_" + Ts, Ts, "dot(shuffle(" + V4 + ", (u" + Int + "4)(3, 2, 0, 1)), " + W4 + ")"});
+    Cases.push_back(
+        {"shuffle2_" + Ts, Ts,
+         "dot(shuffle2(" + V4 + ", " + W4 + ", (u" + Int + "4)(7, 2, 5, 1)), " + W4 + ")"});
+    Cases.push_back({"vload4_" + Ts, Ts, "dot(vload4(i, a), vload4(i + 1, a))"});
+    Cases.push_back({"vload3_" + Ts, Ts, "dot(vload3(i, a), vload3(i + 1, a))"});
+  }
+  for (const char *F : {"fast_length", "fast_normalize", "fast_distance"}) {
+    std::string Args = std::string(F) == "fast_distance" ? "(float4)(a[i]), (float4)(b[i])"
+                                                         : "(float4)(a[i], b[i], 1, 2)";
+    Cases.push_back({F, "float", std::string("dot((float4)") + F + "(" + Args + "), (float4)1)"});
+  }
+  Cases.push_back({"any_all", "int", "any((int4)(a[i], b[i], 0, 0)) + all((int2)(a[i], b[i]))"});
+  Cases.push_back({"work_item", "float",
+                   "a[i] + get_local_id(0) + get_group_id(0) * get_local_size(0) + "
+                   "get_global_offset(0) + get_global_size(1)"});
+  expectVectorized(Cases, "-cl-std=CL3.0");
+}
+
+// The loop vectorizer's run-time alias checks cannot compare pointers of
+// different address spaces. A kernel reading __constant or __local memory
+// and writing __global memory vectorizes because those spaces do not alias
+// (AddressSpaceAA); one reaching __global memory through a generic helper,
+// because InferAddressSpaces makes its accesses __global again.
+TEST(VectorizeTest, NamedAddressSpacesVectorize) {
+  const std::string Source = R"(
+    kernel void k_constant(constant float *a, global float *b) {
+      size_t i = get_global_id(0);
+      b[i] = a[i] * 2.0f;
+    }
+    kernel void k_local(local float *l, global float *b) {
+      size_t i = get_global_id(0);
+      b[i] = l[get_local_id(0)] * 2.0f;
+    }
+    kernel void k_local_staged(global float *a, global float *b, local float *l) {
+      size_t i = get_global_id(0);
+      l[get_local_id(0)] = a[i];
+      b[i] = l[get_local_id(0)] * 2.0f;
+    }
+    #if __OPENCL_C_VERSION__ >= 200
+    float get(const float *p, size_t i) { return p[i]; }
+    kernel void k_generic(global float *a, global float *b) {
+      size_t i = get_global_id(0);
+      b[i] = get(a, i) * 2.0f;
+    }
+    #endif
+  )";
+  for (const char *Std : {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"}) {
+    LLVMContext C;
+    std::unique_ptr<Module> M = compileSource(C, Source, Std);
+    ASSERT_TRUE(M);
+    for (const char *K : {"k_constant", "k_local", "k_local_staged", "k_generic"}) {
+      Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + K);
+      if (!WG && std::string(K) == "k_generic" && std::string(Std) == "-cl-std=CL1.2")
+        continue;
+      ASSERT_NE(WG, nullptr) << Std << " " << K;
+      EXPECT_TRUE(hasVectorInstructions(*WG)) << Std << " " << K << " was not vectorized";
+    }
+  }
 }
 
 // A kernel written with vector types packs work-items into the lanes like a

@@ -257,3 +257,57 @@ TEST(WorkItemTest, VectorTypedKernelsComputeElementByElement) {
 }
 
 } // namespace weft::compiler::test
+
+namespace weft::compiler::test {
+
+// Kernels that read __constant or __local memory, or reach __global memory
+// through generic pointers, vectorize (AddressSpaceAA, InferAddressSpaces;
+// VectorizeTest.NamedAddressSpacesVectorize). Their results must not move:
+// an in-place update through a generic helper whose two pointers are the
+// same buffer, a __constant argument that is the same buffer as a __global
+// one the kernel reads, and __local slots written and read back, in groups
+// of 40 and 7 (vector body, epilogue, scalar remainder).
+TEST(WorkItemTest, NamedAndGenericAddressSpacesComputeElementByElement) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    void scale(float *y, const float *x, size_t i, float s) { y[i] = x[i] * s + 1.0f; }
+    kernel void through_generic(global float *a, global float *b) {
+      size_t i = get_global_id(0);
+      scale(a, a, i, 3.0f);
+      scale(b, a, i, 0.5f);
+    }
+    kernel void constant_and_local(constant float *c, global const float *g,
+                                   global float *out, local float *l) {
+      size_t i = get_global_id(0), j = get_local_id(0);
+      l[j] = g[i] - c[i];
+      out[i] = c[(i * 7) % 64] + l[j] * 2.0f + g[i];
+    })", "-cl-std=CL2.0"));
+  for (size_t Local : {40, 7}) {
+    const size_t N = 1000;
+    std::vector<float> A(N), B(N, -1.0f), G(N), Out(N, -1.0f);
+    for (size_t I = 0; I < N; ++I) {
+      A[I] = static_cast<float>(I % 31) - 15.0f;
+      G[I] = 0.5f * static_cast<float>(I % 13);
+    }
+    const std::vector<float> AIn = A;
+    ASSERT_TRUE(P.run("through_generic", range1(N, Local),
+                      {Arg::pointer(A.data()), Arg::pointer(B.data())}));
+    for (size_t I = 0; I < N; ++I) {
+      ASSERT_EQ(A[I], AIn[I] * 3.0f + 1.0f) << I;
+      ASSERT_EQ(B[I], A[I] * 0.5f + 1.0f) << I;
+    }
+    std::vector<float> C(N);
+    for (size_t I = 0; I < N; ++I)
+      C[I] = 0.25f * static_cast<float>(I % 17);
+    // Then c and g are one buffer, which the kernel only reads.
+    for (float *Constant : {C.data(), G.data()}) {
+      ASSERT_TRUE(P.run("constant_and_local", range1(N, Local),
+                        {Arg::pointer(Constant), Arg::pointer(G.data()), Arg::pointer(Out.data()),
+                         Arg::local(Local * sizeof(float))}));
+      for (size_t I = 0; I < N; ++I)
+        ASSERT_EQ(Out[I], Constant[(I * 7) % 64] + (G[I] - Constant[I]) * 2.0f + G[I]) << I;
+    }
+  }
+}
+
+} // namespace weft::compiler::test
