@@ -1,12 +1,13 @@
-// Figures 4-10: kernels, each a pattern a CPU OpenCL compiler must handle
+// Figures 4-11: kernels, each a pattern a CPU OpenCL compiler must handle
 // well. STREAM copy/triad (memory bandwidth through kernels), naive and
 // __local-tiled SGEMM (arithmetic, and barriers in a loop), a work-group
 // reduction (__local argument, a barrier per halving step), atomic_add on
 // a few counters (contention), a stencil with four barriers per iteration
 // (the cost of a barrier itself), one multiply-add chain written with
 // float and with float4 (does the compiler vectorise across work-items?),
-// and transcendental builtins in float and double (can it vectorise calls
-// to them too?).
+// transcendental builtins in float and double (can it vectorise calls to
+// them too?), and a FIR filter with __constant taps (and work-items that
+// read one address space and write another?).
 //
 // Each figure computes its expected output on the host once, clears the
 // device's output before every timed batch, and compares afterwards.
@@ -558,6 +559,76 @@ private:
   HostArray<double> HostDoubleIn, Want;
 };
 
+// 11. A 17-tap FIR filter with its taps in __constant memory: does the
+// compiler vectorise work-items that read one address space and write
+// another? Inputs are multiples of 1/16 below 4 and taps multiples of 1/16
+// below 1: every product and partial sum is exact in float, fused or not.
+constexpr int FilterTaps = 17;
+
+struct FilterState {
+  Program P;
+  Kernel Fir;
+  Mem In, Taps, Out;
+  HostArray<float> Got;
+};
+
+class Filter : public Figure {
+public:
+  const char *name() const override { return "filter"; }
+  std::vector<Metric> metrics() const override { return {{"filter.fir17", "GFLOP/s", true}}; }
+  std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
+    const size_t N = C.Quick ? (1u << 20) : (8u << 20);
+    makeReference(N);
+    auto S = std::make_shared<FilterState>();
+    S->P = D.build(kernels::Filter, "-DTAPS=" + std::to_string(FilterTaps));
+    S->Fir = D.kernel(S->P, "firConstant");
+    S->In = D.buffer(HostIn.bytes(), CL_MEM_READ_ONLY);
+    S->Taps = D.buffer(HostTaps.bytes(), CL_MEM_READ_ONLY);
+    S->Out = D.buffer(N * sizeof(float));
+    S->Got.resize(N);
+    D.write(S->In, HostIn.data(), HostIn.bytes());
+    D.write(S->Taps, HostTaps.data(), HostTaps.bytes());
+    setArgs(S->Fir, S->In, S->Taps, S->Out);
+
+    auto Run = std::make_unique<KernelRun>(D);
+    const Device *Dev = &D;
+    TimedPart P;
+    P.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->Out, S->Got.bytes()); };
+    P.Launch = [S, Dev, N] { Dev->launch(S->Fir, {N}, {256}); };
+    P.Verify = [this, S, Dev](unsigned, unsigned) {
+      Dev->read(S->Out, S->Got.data(), S->Got.bytes());
+      expectNear(S->Got.data(), Want.data(), Want.size(), 0.0f, "firConstant output");
+    };
+    P.WorkPerLaunch = 2.0 * FilterTaps * static_cast<double>(N);
+    P.Scale = 1e-9;
+    P.MaxLaunches = 200;
+    Run->Parts.push_back(std::move(P));
+    Run->prepare(C);
+    return Run;
+  }
+
+private:
+  void makeReference(size_t N) {
+    if (Want.size() == N)
+      return;
+    HostIn.resize(N + FilterTaps - 1);
+    HostTaps.resize(FilterTaps);
+    Want.resize(N);
+    Lcg R{1717};
+    for (size_t I = 0; I < HostIn.size(); ++I)
+      HostIn[I] = static_cast<float>(R.next() >> 26) / 16.0f; // 0 .. 63/16
+    for (int K = 0; K < FilterTaps; ++K)
+      HostTaps[K] = static_cast<float>((K * 5) % 16) / 16.0f;
+    for (size_t I = 0; I < N; ++I) {
+      float Acc = 0.0f;
+      for (int K = 0; K < FilterTaps; ++K)
+        Acc += HostTaps[K] * HostIn[I + K];
+      Want[I] = Acc;
+    }
+  }
+  HostArray<float> HostIn, HostTaps, Want;
+};
+
 } // namespace
 
 std::unique_ptr<Figure> makeStream() { return std::make_unique<Stream>(); }
@@ -567,5 +638,6 @@ std::unique_ptr<Figure> makeAtomics() { return std::make_unique<Atomics>(); }
 std::unique_ptr<Figure> makeBarriers() { return std::make_unique<Barriers>(); }
 std::unique_ptr<Figure> makeVectors() { return std::make_unique<Vectors>(); }
 std::unique_ptr<Figure> makeMath() { return std::make_unique<Math>(); }
+std::unique_ptr<Figure> makeFilter() { return std::make_unique<Filter>(); }
 
 } // namespace weft::bench

@@ -153,6 +153,20 @@ __kernel void math(__global const REAL *X, __global REAL *Out) {
 }
 )CLC";
 
+const char *const Filter = R"CLC(
+// A 1-D FIR filter of TAPS taps whose coefficients sit in __constant
+// memory, as signal and image code keeps them. The input buffer holds
+// TAPS - 1 more elements than the output.
+__kernel void firConstant(__global const float *In, __constant float *Taps,
+                          __global float *Out) {
+  size_t I = get_global_id(0);
+  float Acc = 0.0f;
+  for (int K = 0; K < TAPS; ++K)
+    Acc += Taps[K] * In[I + K];
+  Out[I] = Acc;
+}
+)CLC";
+
 uint32_t hashUint(uint32_t X) {
   X ^= X >> 16;
   X *= 0x7feb352du;

@@ -27,6 +27,8 @@ extern const char *const Vectors;
 /// `math`: exp, sin, log1p, atan2, pow, cbrt and tanh of each element, in
 /// REAL; build with -DREAL=float, or -DREAL=double -DREAL_IS_DOUBLE=1.
 extern const char *const Math;
+/// `filter`: a TAPS-tap FIR filter, its coefficients in __constant memory.
+extern const char *const Filter;
 
 /// A realistic program of about 300 lines (structs, 17 helpers, 12 kernels)
 /// whose text is unique per Salt, so that no compiler cache can hit on it.
