@@ -15,6 +15,8 @@
 #include "Kernels.h"
 
 #include <cmath>
+#include <functional>
+#include <memory>
 
 namespace weft::bench {
 
@@ -31,6 +33,27 @@ void zeroBuffer(const Device &D, const Mem &M, size_t Bytes) {
   uint32_t Zero = 0;
   check(clEnqueueFillBuffer(D.Queue, M.get(), &Zero, sizeof(Zero), 0, Bytes, 0, nullptr, nullptr),
         "clEnqueueFillBuffer");
+}
+
+/// A timed part whose kernel writes Out: Out is zeroed before each batch,
+/// then read into Got and compared by Check. S, the figure's state, owns
+/// Out and Got for as long as the part lives.
+template <typename T>
+TimedPart outputPart(const Device &D, std::shared_ptr<const void> S, const Mem &Out,
+                     HostArray<T> &Got, std::function<void()> Launch, std::function<void()> Check,
+                     double WorkPerLaunch, double Scale, unsigned MaxLaunches) {
+  const Device *Dev = &D;
+  TimedPart P;
+  P.Reset = [S, Dev, &Out, &Got](unsigned) { zeroBuffer(*Dev, Out, Got.bytes()); };
+  P.Launch = std::move(Launch);
+  P.Verify = [S, Dev, &Out, &Got, Check = std::move(Check)](unsigned, unsigned) {
+    Dev->read(Out, Got.data(), Got.bytes());
+    Check();
+  };
+  P.WorkPerLaunch = WorkPerLaunch;
+  P.Scale = Scale;
+  P.MaxLaunches = MaxLaunches;
+  return P;
 }
 
 // 4. STREAM copy (C = A) and triad (C = A + s * B). Inputs are multiples of
@@ -145,17 +168,13 @@ public:
     const Device *Dev = &D;
     for (Kernel *K : {&S->Naive, &S->Tiled}) {
       const char *What = K == &S->Naive ? "sgemmNaive output" : "sgemmTiled output";
-      TimedPart P;
-      P.Reset = [S, Dev, Bytes](unsigned) { zeroBuffer(*Dev, S->C, Bytes); };
-      P.Launch = [Dev, K, N] { Dev->launch(*K, {N, N}, {SgemmTile, SgemmTile}); };
-      P.Verify = [this, S, Dev, Bytes, N, What](unsigned, unsigned) {
-        Dev->read(S->C, S->Got.data(), Bytes);
-        expectNear(S->Got.data(), Want.data(), N * N, 1e-4f, What);
-      };
-      P.WorkPerLaunch = 2.0 * static_cast<double>(N) * static_cast<double>(N * N);
-      P.Scale = 1e-9;
-      P.MaxLaunches = 100;
-      Run->Parts.push_back(std::move(P));
+      Run->Parts.push_back(outputPart(
+          D, S, S->C, S->Got,
+          [Dev, K, N] {
+            Dev->launch(*K, {N, N}, {SgemmTile, SgemmTile});
+          },
+          [this, S, N, What] { expectNear(S->Got.data(), Want.data(), N * N, 1e-4f, What); },
+          2.0 * static_cast<double>(N) * static_cast<double>(N * N), 1e-9, 100));
     }
     Run->prepare(C);
     return Run;
@@ -222,17 +241,12 @@ public:
 
     auto Run = std::make_unique<KernelRun>(D);
     const Device *Dev = &D;
-    TimedPart P;
-    P.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->Partial, S->Got.bytes()); };
-    P.Launch = [S, Dev, Global] { Dev->launch(S->K, {Global}, {ReduceGroup}); };
-    P.Verify = [this, S, Dev](unsigned, unsigned) {
-      Dev->read(S->Partial, S->Got.data(), S->Got.bytes());
-      expectEqual(S->Got.data(), Want.data(), Want.size(), "reduceSum partial sums");
-    };
-    P.WorkPerLaunch = static_cast<double>(N * sizeof(uint32_t));
-    P.Scale = 1e-9;
-    P.MaxLaunches = 200;
-    Run->Parts.push_back(std::move(P));
+    Run->Parts.push_back(outputPart(
+        D, S, S->Partial, S->Got, [S, Dev, Global] { Dev->launch(S->K, {Global}, {ReduceGroup}); },
+        [this, S] {
+          expectEqual(S->Got.data(), Want.data(), Want.size(), "reduceSum partial sums");
+        },
+        static_cast<double>(N * sizeof(uint32_t)), 1e-9, 200));
     Run->prepare(C);
     return Run;
   }
@@ -336,17 +350,12 @@ public:
 
     auto Run = std::make_unique<KernelRun>(D);
     const Device *Dev = &D;
-    TimedPart P;
-    P.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->Out, S->Got.bytes()); };
-    P.Launch = [S, Dev, Global] { Dev->launch(S->K, {Global}, {BarrierGroup}); };
-    P.Verify = [this, S, Dev](unsigned, unsigned) {
-      Dev->read(S->Out, S->Got.data(), S->Got.bytes());
-      expectEqual(S->Got.data(), Want.data(), Want.size(), "barrierStencil output");
-    };
-    P.WorkPerLaunch = static_cast<double>(Global) * (1 + 4 * Steps);
-    P.Scale = 1e-6;
-    P.MaxLaunches = 1000;
-    Run->Parts.push_back(std::move(P));
+    Run->Parts.push_back(outputPart(
+        D, S, S->Out, S->Got, [S, Dev, Global] { Dev->launch(S->K, {Global}, {BarrierGroup}); },
+        [this, S] {
+          expectEqual(S->Got.data(), Want.data(), Want.size(), "barrierStencil output");
+        },
+        static_cast<double>(Global) * (1 + 4 * Steps), 1e-6, 1000));
     Run->prepare(C);
     return Run;
   }
@@ -419,18 +428,13 @@ public:
     for (Kernel *K : {&S->Scalar, &S->Vector}) {
       const bool IsVector = K == &S->Vector;
       const size_t Global = IsVector ? N / 4 : N;
-      TimedPart P;
-      P.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->Out, S->Got.bytes()); };
-      P.Launch = [Dev, K, Global] { Dev->launch(*K, {Global}, {256}); };
-      P.Verify = [this, S, Dev, IsVector](unsigned, unsigned) {
-        Dev->read(S->Out, S->Got.data(), S->Got.bytes());
-        expectNear(S->Got.data(), Want.data(), Want.size(), 1e-4f,
-                   IsVector ? "madFloat4 output" : "madFloat output");
-      };
-      P.WorkPerLaunch = 2.0 * VectorIters * static_cast<double>(N);
-      P.Scale = 1e-9;
-      P.MaxLaunches = 200;
-      Run->Parts.push_back(std::move(P));
+      Run->Parts.push_back(outputPart(
+          D, S, S->Out, S->Got, [Dev, K, Global] { Dev->launch(*K, {Global}, {256}); },
+          [this, S, IsVector] {
+            expectNear(S->Got.data(), Want.data(), Want.size(), 1e-4f,
+                       IsVector ? "madFloat4 output" : "madFloat output");
+          },
+          2.0 * VectorIters * static_cast<double>(N), 1e-9, 200));
     }
     Run->prepare(C);
     return Run;
@@ -592,17 +596,12 @@ public:
 
     auto Run = std::make_unique<KernelRun>(D);
     const Device *Dev = &D;
-    TimedPart P;
-    P.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->Out, S->Got.bytes()); };
-    P.Launch = [S, Dev, N] { Dev->launch(S->Fir, {N}, {256}); };
-    P.Verify = [this, S, Dev](unsigned, unsigned) {
-      Dev->read(S->Out, S->Got.data(), S->Got.bytes());
-      expectNear(S->Got.data(), Want.data(), Want.size(), 0.0f, "firConstant output");
-    };
-    P.WorkPerLaunch = 2.0 * FilterTaps * static_cast<double>(N);
-    P.Scale = 1e-9;
-    P.MaxLaunches = 200;
-    Run->Parts.push_back(std::move(P));
+    Run->Parts.push_back(outputPart(
+        D, S, S->Out, S->Got, [S, Dev, N] { Dev->launch(S->Fir, {N}, {256}); },
+        [this, S] {
+          expectNear(S->Got.data(), Want.data(), Want.size(), 0.0f, "firConstant output");
+        },
+        2.0 * FilterTaps * static_cast<double>(N), 1e-9, 200));
     Run->prepare(C);
     return Run;
   }
