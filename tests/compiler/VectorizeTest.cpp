@@ -281,10 +281,10 @@ TEST(VectorizeTest, DoubleFunctionsCallSleef) {
 }
 
 // The remaining families: native_ and half_ math, geometric, common and
-// relational functions, shuffles, vector loads, work-item queries. Each in
-// a work-item loop must leave it vectorized. In OpenCL C 3.0 vload3 and
-// vload4 take generic pointers: their loads vectorize once
-// InferAddressSpaces has made them __global again.
+// relational functions, shuffles, vector loads and stores, prefetch,
+// work-item queries. Each in a work-item loop must leave it vectorized. In
+// OpenCL C 3.0 vloadn and vstoren take generic pointers: their accesses
+// vectorize once InferAddressSpaces has made them __global again.
 TEST(VectorizeTest, OtherBuiltinFamilies) {
   const std::vector<std::string> Native = {"cos",   "exp",   "exp2",  "exp10", "log",  "log2",
                                            "log10", "recip", "rsqrt", "sin",   "sqrt", "tan"};
@@ -316,6 +316,11 @@ TEST(VectorizeTest, OtherBuiltinFamilies) {
          "dot(shuffle2(" + V4 + ", " + W4 + ", (u" + Int + "4)(7, 2, 5, 1)), " + W4 + ")"});
     Cases.push_back({"vload4_" + Ts, Ts, "dot(vload4(i, a), vload4(i + 1, a))"});
     Cases.push_back({"vload3_" + Ts, Ts, "dot(vload3(i, a), vload3(i + 1, a))"});
+    for (const char *N : {"3", "4"})
+      Cases.push_back(
+          {std::string("vstore") + N + "_" + Ts, Ts,
+           std::string("({ vstore") + N + "(vload" + N + "(i, a) * 2, i, a); b[i] + 1; })"});
+    Cases.push_back({"prefetch_" + Ts, Ts, "({ prefetch(a + i, 16); a[i]; })"});
   }
   for (const char *F : {"fast_length", "fast_normalize", "fast_distance"}) {
     std::string Args = std::string(F) == "fast_distance" ? "(float4)(a[i]), (float4)(b[i])"
