@@ -345,6 +345,12 @@ TEST(VectorizeTest, NamedAddressSpacesVectorize) {
       size_t i = get_global_id(0);
       b[i] = a[i] * 2.0f;
     }
+    kernel void k_constant_checked(constant float *c, global const float *a, global float *b,
+                                   int n) {
+      int i = get_global_id(0);
+      if (i < n)
+        b[i] = c[i] * a[i] + c[0];
+    }
     kernel void k_local(local float *l, global float *b) {
       size_t i = get_global_id(0);
       b[i] = l[get_local_id(0)] * 2.0f;
@@ -366,7 +372,8 @@ TEST(VectorizeTest, NamedAddressSpacesVectorize) {
     LLVMContext C;
     std::unique_ptr<Module> M = compileSource(C, Source, Std);
     ASSERT_TRUE(M);
-    for (const char *K : {"k_constant", "k_local", "k_local_staged", "k_generic"}) {
+    for (const char *K :
+         {"k_constant", "k_constant_checked", "k_local", "k_local_staged", "k_generic"}) {
       Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + K);
       if (!WG && std::string(K) == "k_generic" && std::string(Std) == "-cl-std=CL1.2")
         continue;
