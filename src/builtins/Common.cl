@@ -38,11 +38,13 @@ OVL double sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x != x ? 0.0
 VEC_UNARY(sign, float, float)
 VEC_UNARY(sign, double, double)
 
-// Geometric functions: float/double, widths 1 to 4.
 // Geometric functions: float/double, widths 1 to 4. length, distance and
 // normalize rescale by a power of two when the largest component is so big
 // (or small) that squaring it would overflow (or underflow): exact, so the
-// result keeps the accuracy of the unscaled formula.
+// result keeps the accuracy of the unscaled formula. Both forms are
+// computed and one selected, without branches: a work-item loop calling
+// them stays one block, which vectorizes across work-items (a float4 one
+// through VectorTypeScalarizerPass).
 #define GEOMETRIC(T, LIMIT)                                                                        \
   OVL T dot(T x, T y) { return x * y; }                                                            \
   OVL T dot(T##2 x, T##2 y) { return x.s0 * y.s0 + x.s1 * y.s1; }                                  \
@@ -58,30 +60,30 @@ VEC_UNARY(sign, double, double)
   static INL T geomMaxAbs(T##2 x) { return fmax(fabs(x.s0), fabs(x.s1)); }                         \
   static INL T geomMaxAbs(T##3 x) { return fmax(fmax(fabs(x.s0), fabs(x.s1)), fabs(x.s2)); }       \
   static INL T geomMaxAbs(T##4 x) { return fmax(geomMaxAbs(x.lo), geomMaxAbs(x.hi)); }             \
+  /* The exponent to rescale by, given the largest magnitude M: 0 unless M  */                     \
+  /* is finite and squaring it would overflow or underflow.                 */                     \
+  static INL int geomScale(T M) {                                                                  \
+    int E = ilogb(M);                                                                              \
+    return !isinf(M) && M > (T)0 && (M > (T)LIMIT || M < (T)1 / (T)LIMIT) ? E : 0;                 \
+  }                                                                                                \
   GEOMETRIC_W(T, T, LIMIT) GEOMETRIC_W(T, T##2, LIMIT) GEOMETRIC_W(T, T##3, LIMIT)                 \
   GEOMETRIC_W(T, T##4, LIMIT)
 #define GEOMETRIC_W(S, T, LIMIT)                                                                   \
   OVL S length(T x) {                                                                              \
     S M = geomMaxAbs(x);                                                                           \
-    if (isinf(M))                                                                                  \
-      return M;                                                                                    \
-    if (M > (S)LIMIT || (M < (S)1 / (S)LIMIT && M > (S)0)) {                                       \
-      int E = ilogb(M);                                                                            \
-      T Y = ldexp(x, -E);                                                                          \
-      return ldexp(sqrt(dot(Y, Y)), E);                                                            \
-    }                                                                                              \
-    return sqrt(dot(x, x));                                                                        \
+    int E = geomScale(M);                                                                          \
+    T Y = ldexp(x, -E);                                                                            \
+    S R = ldexp(sqrt(dot(Y, Y)), E);                                                               \
+    return isinf(M) ? M : R;                                                                       \
   }                                                                                                \
   OVL S distance(T x, T y) { return length(x - y); }                                               \
   OVL T normalize(T x) {                                                                           \
     S M = geomMaxAbs(x);                                                                           \
-    if (M == (S)0)                                                                                 \
-      return x;                                                                                    \
-    if (isinf(M))                                                                                  \
-      x = copysign(fabs(x) == (T)(S)INFINITY ? (T)(S)1 : (T)(S)0, x);                             \
-    else if (M > (S)LIMIT || M < (S)1 / (S)LIMIT)                                                  \
-      x = ldexp(x, -ilogb(M));                                                                     \
-    return x / sqrt(dot(x, x));                                                                    \
+    T Unit = copysign(fabs(x) == (T)(S)INFINITY ? (T)(S)1 : (T)(S)0, x);                           \
+    T Scaled = ldexp(x, -geomScale(M));                                                            \
+    T X = isinf(M) ? Unit : Scaled;                                                                \
+    T R = X / sqrt(dot(X, X));                                                                     \
+    return M == (S)0 ? x : R;                                                                      \
   }
 GEOMETRIC(float, 0x1p+60f)
 GEOMETRIC(double, 0x1p+500)

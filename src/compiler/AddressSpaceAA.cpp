@@ -8,12 +8,16 @@ namespace weft::compiler {
 
 AnalysisKey AddressSpaceAA::Key;
 
-bool AddressSpaceAAResult::disjoint(unsigned AddrSpaceA, unsigned AddrSpaceB) {
-  auto Named = [](unsigned AS) {
-    return AS == addrspace::Global || AS == addrspace::Constant || AS == addrspace::Local;
-  };
-  return AddrSpaceA != AddrSpaceB && Named(AddrSpaceA) && Named(AddrSpaceB);
+namespace {
+
+bool named(unsigned AS) {
+  return AS == addrspace::Global || AS == addrspace::Constant || AS == addrspace::Local;
 }
+
+/// Whether two accesses in these address spaces can never overlap.
+bool disjoint(unsigned A, unsigned B) { return A != B && named(A) && named(B); }
+
+} // namespace
 
 AliasResult AddressSpaceAAResult::alias(const MemoryLocation &A, const MemoryLocation &B,
                                         AAQueryInfo &AAQI) {

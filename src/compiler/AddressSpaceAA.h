@@ -13,10 +13,10 @@
 // OpenCL makes that true:
 //  - __local memory is the work-group's own arena (Ctx->LocalMem), which no
 //    __global or __constant pointer reaches;
-//  - __constant memory is "a region of global memory that remains constant
-//    during the execution of a kernel-instance" (OpenCL 3.0, 3.3.1): a
-//    store through a __global pointer into it is undefined, so no store
-//    the kernel makes can change what it reads as __constant.
+//  - the OpenCL memory model (API specification, section 3.3) has
+//    __constant memory unchanged while a kernel-instance runs: a store
+//    through a __global pointer into it is undefined, so no store the
+//    kernel makes can change what it reads as __constant.
 // Private (0) and generic (4) pointers may alias anything: the work-group
 // function's own context, frames and stack are address space 0, and a
 // generic pointer may point into any named space.
@@ -42,9 +42,6 @@ public:
                   llvm::FunctionAnalysisManager::Invalidator &) {
     return false;
   }
-
-  /// Whether two accesses in these address spaces can never overlap.
-  static bool disjoint(unsigned AddrSpaceA, unsigned AddrSpaceB);
 };
 
 class AddressSpaceAA : public llvm::AnalysisInfoMixin<AddressSpaceAA> {

@@ -59,10 +59,10 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/Scalar/InferAddressSpaces.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/Scalar/InferAddressSpaces.h>
 
 #include <cstdlib>
 
