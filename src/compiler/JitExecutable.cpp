@@ -65,9 +65,11 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
   // Weft's own link to SLEEF, and SLEEF's vector forms, from the copy of
   // the library that link loaded.
   orc::ExecutionSession &ES = Exe->Jit->getExecutionSession();
-  if (Error E = Exe->Jit->getMainJITDylib().define(orc::absoluteSymbols(
-          {{ES.intern("Sleef_lgamma_u10"), JITEvaluatedSymbol::fromPointer(&Sleef_lgamma_u10)}}))) {
-    Log += "error: cannot define Sleef_lgamma_u10: " + toString(std::move(E)) + "\n";
+  if (Error E = Exe->Jit->getMainJITDylib().define(
+          orc::absoluteSymbols({{ES.intern(VectorMath::SleefScalarLgamma),
+                                 JITEvaluatedSymbol::fromPointer(&Sleef_lgamma_u10)}}))) {
+    Log += std::string("error: cannot define ") + VectorMath::SleefScalarLgamma + ": " +
+           toString(std::move(E)) + "\n";
     return nullptr;
   }
   if (!addSearch(orc::DynamicLibrarySearchGenerator::Load(VectorMath::SleefLibraryName, Prefix),

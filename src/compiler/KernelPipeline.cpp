@@ -28,8 +28,9 @@
 //  9. Reject leftover calls to OpenCL builtins we lack; the host functions
 //     still called lose OpenCL's convergent mark; verify the module.
 // 10. O3 with the host TargetMachine (unless -cl-opt-disable): now the loop
-//     vectorizer sees the x loop over work-items, and knows libmvec's and
-//     SLEEF's vector forms of the math calls in it (VectorMath.h).
+//     vectorizer sees the x loop over work-items, knows libmvec's and
+//     SLEEF's vector forms of the math calls in it (VectorMath.h), and that
+//     OpenCL's named address spaces do not alias (AddressSpaceAA.h).
 #include "compiler/KernelPipeline.h"
 
 #include "builtins/BuiltinBitcode.h"

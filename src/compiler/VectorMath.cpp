@@ -99,7 +99,7 @@ constexpr SleefFunction SleefFunctions[] = {{"sin", true, "sin"},
                                             {"cos", true, "cos"},
                                             {"log1p", false, "log1p"},
                                             {"tgamma", false, "tgamma"},
-                                            {"Sleef_lgamma_u10", false, "lgamma"}};
+                                            {SleefScalarLgamma, false, "lgamma"}};
 
 // An instruction set of vector forms: its register width, what the target
 // needs (null for SSE2, which x86-64 always has) and its name in the forms'

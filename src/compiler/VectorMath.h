@@ -29,6 +29,10 @@ constexpr const char *LibraryName = "libmvec.so.1";
 /// (Sleef_sind4_u10avx2), which cannot be confused with libmvec's.
 constexpr const char *SleefLibraryName = "libsleef.so.3";
 
+/// SLEEF's scalar lgamma, which the builtins call by this name (MathShared.h)
+/// and the JIT resolves from Weft's own link to SLEEF.
+constexpr const char *SleefScalarLgamma = "Sleef_lgamma_u10";
+
 /// Adds to TLII the vector forms whose instruction set TM's target has:
 /// SLEEF's, and libmvec's when available().
 void addMappings(llvm::TargetLibraryInfoImpl &TLII, const llvm::TargetMachine &TM);
