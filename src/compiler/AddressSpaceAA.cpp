@@ -11,7 +11,8 @@ AnalysisKey AddressSpaceAA::Key;
 namespace {
 
 bool named(unsigned AS) {
-  return AS == addrspace::Global || AS == addrspace::Constant || AS == addrspace::Local;
+  return AS == addrspace::Private || AS == addrspace::Global || AS == addrspace::Constant ||
+         AS == addrspace::Local;
 }
 
 /// Whether two accesses in these address spaces can never overlap.

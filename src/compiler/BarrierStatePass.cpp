@@ -33,6 +33,7 @@
 #include "compiler/BarrierStatePass.h"
 
 #include "compiler/OpenClNames.h"
+#include "compiler/WorkGroupContextLayout.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <llvm/IR/Dominators.h>
@@ -65,28 +66,100 @@ uint64_t allocaBytes(const AllocaInst &A, const DataLayout &DL) {
   return DL.getTypeAllocSize(A.getAllocatedType()) * N->getZExtValue();
 }
 
-/// Demotes values whose definition does not dominate all uses; returns the
-/// number demoted.
+/// How many operations deep a value crossing a barrier may be to be
+/// recomputed after it rather than kept in the frame.
+constexpr unsigned MaxRecomputeDepth = 6;
+
+/// Whether V is a pure function of the work-item's ids and sizes, the
+/// kernel's arguments and constants (get_local_id(0), a global index, a
+/// pointer into a buffer at that index), within Depth operations.
+bool recomputable(const Value *V, unsigned Depth) {
+  if (isa<Argument>(V) || isa<Constant>(V))
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth == 0)
+    return false;
+  if (const auto *Call = dyn_cast<CallInst>(I)) {
+    const Function *Callee = Call->getCalledFunction();
+    if (!Callee || classifyWorkItemFn(Callee->getName()) == WorkItemFn::None)
+      return false;
+  } else if (!isa<CastInst>(I) && !isa<CmpInst>(I) && !isa<GetElementPtrInst>(I) &&
+             !isa<SelectInst>(I) && !(isa<BinaryOperator>(I) && !I->isIntDivRem())) {
+    return false;
+  }
+  return llvm::all_of(I->operands(), [&](const Use &Op) { return recomputable(Op.get(), Depth - 1); });
+}
+
+/// A copy of V's computation that is available at Before (V itself where
+/// it already dominates Before).
+Value *recomputeAt(Value *V, Instruction *Before, const DominatorTree &DT) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || DT.dominates(I, Before))
+    return V;
+  Instruction *Copy = I->clone();
+  Copy->setName(I->getName() + ".again");
+  Copy->insertBefore(Before);
+  for (Use &Op : Copy->operands())
+    Op.set(recomputeAt(Op.get(), Copy, DT));
+  return Copy;
+}
+
+/// Makes every value available where it is used again after a barrier:
+/// recomputes it there (recomputable) or demotes it to memory (the rest).
+/// Returns the number of values changed.
 unsigned demoteNonDominating(Function &F, Instruction *AllocaPoint) {
   DominatorTree DT(F);
   SmallVector<Instruction *, 32> ToDemote;
+  SmallVector<Use *, 32> ToRecompute;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
       if (isa<AllocaInst>(I))
         continue;
+      SmallVector<Use *, 4> Far;
       for (Use &U : I.uses())
-        if (!DT.dominates(&I, U)) {
-          ToDemote.push_back(&I);
-          break;
-        }
+        if (!DT.dominates(&I, U))
+          Far.push_back(&U);
+      if (Far.empty())
+        continue;
+      if (recomputable(&I, MaxRecomputeDepth))
+        ToRecompute.append(Far.begin(), Far.end());
+      else
+        ToDemote.push_back(&I);
     }
+  for (Use *U : ToRecompute) {
+    auto *User = cast<Instruction>(U->getUser());
+    Instruction *At = User;
+    if (auto *Phi = dyn_cast<PHINode>(User))
+      At = Phi->getIncomingBlock(*U)->getTerminator();
+    U->set(recomputeAt(U->get(), At, DT));
+  }
   for (Instruction *I : ToDemote) {
     if (auto *Phi = dyn_cast<PHINode>(I))
       DemotePHIToStack(Phi, AllocaPoint);
     else
       DemoteRegToStack(*I, false, AllocaPoint);
   }
-  return static_cast<unsigned>(ToDemote.size());
+  return static_cast<unsigned>(ToDemote.size() + ToRecompute.size());
+}
+
+/// Whether A is only loaded and stored whole: a value, not memory whose
+/// address the kernel computes with.
+bool onlyWholeLoadsAndStores(const AllocaInst &A) {
+  if (A.isArrayAllocation())
+    return false;
+  for (const User *U : A.users()) {
+    if (const auto *L = dyn_cast<LoadInst>(U)) {
+      if (L->isVolatile() || L->getType() != A.getAllocatedType())
+        return false;
+    } else if (const auto *S = dyn_cast<StoreInst>(U)) {
+      if (S->isVolatile() || S->getPointerOperand() != &A ||
+          S->getValueOperand()->getType() != A.getAllocatedType())
+        return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 void eraseLifetimeMarkers(AllocaInst *A) {
@@ -122,6 +195,7 @@ bool BarrierStatePass::transform(Function &F) {
   wi::setSizeAttr(F, wi::PrivateSizeAttr, PrivateBytes);
 
   SmallVector<CallInst *, 8> Barriers = findBarriers(F);
+  wi::setSizeAttr(F, wi::BarrierCountAttr, Barriers.size());
   if (Barriers.empty()) {
     wi::setSizeAttr(F, wi::FrameSizeAttr, 0);
     return true;
@@ -156,30 +230,66 @@ bool BarrierStatePass::transform(Function &F) {
   while (demoteNonDominating(F, F.getEntryBlock().getTerminator()) != 0) {
   }
 
-  // 4. Allocas -> frame offsets.
-  SmallVector<AllocaInst *, 32> Allocas;
+  // 4. Allocas -> frame slots.
+  SmallVector<AllocaInst *, 32> Slots, Blocks;
   for (Instruction &I : instructions(F))
-    if (auto *A = dyn_cast<AllocaInst>(&I))
-      Allocas.push_back(A);
+    if (auto *A = dyn_cast<AllocaInst>(&I)) {
+      if (!isa<ConstantInt>(A->getArraySize()))
+        return false;
+      (onlyWholeLoadsAndStores(*A) ? Slots : Blocks).push_back(A);
+    }
+  // Slots with the strictest alignment first, so every slot's offset is a
+  // multiple of its alignment without padding between them.
+  llvm::stable_sort(Slots, [](AllocaInst *L, AllocaInst *R) { return L->getAlign() > R->getAlign(); });
   IRBuilder<> B(F.getEntryBlock().getTerminator());
-  Value *Frame = wi::extraArg(F, wi::Frame);
-  uint64_t Offset = 0;
-  uint64_t MaxAlign = 16;
-  for (AllocaInst *A : Allocas) {
-    if (!isa<ConstantInt>(A->getArraySize()))
-      return false;
-    uint64_t Al = A->getAlign().value();
-    MaxAlign = std::max(MaxAlign, Al);
-    Offset = alignTo(Offset, Al);
+  Value *Frames = wi::extraArg(F, wi::Frame);
+  Value *LS[3];
+  for (unsigned D = 0; D < 3; ++D)
+    LS[D] = B.CreateLoad(B.getInt64Ty(),
+                         B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), wi::extraArg(F, wi::Ctx), ctx::LocalSize + 8 * D),
+                         "frame.ls" + Twine(D));
+  Value *Items = B.CreateMul(B.CreateMul(LS[0], LS[1]), LS[2], "frame.items");
+  Value *Linear = B.CreateAdd(
+      B.CreateMul(B.CreateAdd(B.CreateMul(wi::extraArg(F, wi::Lz), LS[1]), wi::extraArg(F, wi::Ly)), LS[0]),
+      wi::extraArg(F, wi::Lx), "frame.linear");
+  auto place = [&](AllocaInst *A, Value *Slot) {
     eraseLifetimeMarkers(A);
-    Value *Slot = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame, Offset, A->getName() + ".frame");
     if (Slot->getType() != A->getType())
       Slot = B.CreateAddrSpaceCast(Slot, A->getType());
     A->replaceAllUsesWith(Slot);
-    Offset += allocaBytes(*A, DL);
     A->eraseFromParent();
+  };
+  uint64_t MaxAlign = 16;
+  uint64_t SlotBytes = 0;
+  for (AllocaInst *A : Slots) {
+    uint64_t Al = A->getAlign().value();
+    uint64_t Stride = alignTo(allocaBytes(*A, DL), Al);
+    MaxAlign = std::max(MaxAlign, Al);
+    Value *Column = B.CreateInBoundsGEP(B.getInt8Ty(), Frames, B.CreateMul(Items, B.getInt64(SlotBytes)));
+    place(A, B.CreateInBoundsGEP(B.getInt8Ty(), Column, B.CreateMul(Linear, B.getInt64(Stride)),
+                                 A->getName() + ".frame"));
+    SlotBytes += Stride;
   }
-  wi::setSizeAttr(F, wi::FrameSizeAttr, alignTo(std::max<uint64_t>(Offset, 1), MaxAlign));
+  uint64_t BlockBytes = 0;
+  SmallVector<std::pair<AllocaInst *, uint64_t>, 8> BlockOffsets;
+  for (AllocaInst *A : Blocks) {
+    uint64_t Al = A->getAlign().value();
+    MaxAlign = std::max(MaxAlign, Al);
+    BlockBytes = alignTo(BlockBytes, Al);
+    BlockOffsets.push_back({A, BlockBytes});
+    BlockBytes += allocaBytes(*A, DL);
+  }
+  SlotBytes = alignTo(SlotBytes, MaxAlign);
+  BlockBytes = alignTo(BlockBytes, MaxAlign);
+  if (!BlockOffsets.empty()) {
+    Value *Block = B.CreateInBoundsGEP(
+        B.getInt8Ty(), Frames,
+        B.CreateAdd(B.CreateMul(Items, B.getInt64(SlotBytes)), B.CreateMul(Linear, B.getInt64(BlockBytes))),
+        "frame.block");
+    for (auto [A, Offset] : BlockOffsets)
+      place(A, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Block, Offset, A->getName() + ".frame"));
+  }
+  wi::setSizeAttr(F, wi::FrameSizeAttr, std::max<uint64_t>(SlotBytes + BlockBytes, MaxAlign));
   return true;
 }
 

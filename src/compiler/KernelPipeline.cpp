@@ -64,6 +64,7 @@
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/Scalar/InferAddressSpaces.h>
+#include <llvm/Transforms/Scalar/SROA.h>
 
 #include <cstdlib>
 
@@ -185,6 +186,9 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
   }
   {
     ModulePassManager MPM;
+    // Private scalars become SSA values first, so only what is live across
+    // a barrier goes to the frame, not every variable of the kernel.
+    MPM.addPass(createModuleToFunctionPassAdaptor(SROAPass()));
     MPM.addPass(BarrierStatePass());
     MPM.addPass(LocalMemoryPass());
     MPM.addPass(WorkItemBuiltinPass());

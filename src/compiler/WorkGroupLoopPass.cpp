@@ -37,6 +37,11 @@ namespace weft::compiler {
 
 namespace {
 
+/// Kernels with more barriers than this keep one nest that dispatches on the
+/// state inside the x loop (a switch: LLVM 15 does not vectorize that loop),
+/// which bounds how many copies of the body the inliner makes.
+constexpr uint64_t MaxRegionNests = 32;
+
 /// Emits `IV = 0; do { Body(IV); } while (++IV < Count)` at B's position and
 /// leaves B at the loop exit. Count is at least 1 (a local size).
 void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
@@ -116,15 +121,14 @@ void emitWorkGroupFunction(Function &WI) {
       emitCountedLoop(B, LS[1], "y", [&](Value *Y) {
         emitCountedLoop(B, LS[0], "x", [&](Value *X) {
           SmallVector<Value *, 16> A = CallArgs;
-          Value *Frame = Constant::getNullValue(Ptr);
-          if (FrameBase) {
-            Value *Linear = B.CreateAdd(B.CreateMul(B.CreateAdd(B.CreateMul(Z, LS[1]), Y), LS[0]), X);
-            Frame = B.CreateInBoundsGEP(B.getInt8Ty(), FrameBase, B.CreateMul(Linear, B.getInt64(FrameSize)));
-          }
-          A.append({Ctx, X, Y, Z, State, Frame});
+          Value *Frames = FrameBase ? FrameBase : Constant::getNullValue(Ptr);
+          A.append({Ctx, X, Y, Z, State, Frames});
           CallInst *R = B.CreateCall(&WI, A);
+          // Next = max(Next, R): a reduction the loop vectorizer handles
+          // (a value the last work-item left would be a live-out it cannot).
           if (NextSlot)
-            B.CreateStore(R, NextSlot);
+            B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::smax, B.CreateLoad(B.getInt32Ty(), NextSlot), R),
+                          NextSlot);
         });
       });
     });
@@ -143,9 +147,28 @@ void emitWorkGroupFunction(Function &WI) {
     B.SetInsertPoint(Head);
     PHINode *State = B.CreatePHI(B.getInt32Ty(), 2, "state");
     State->addIncoming(B.getInt32(0), Pre);
-    emitNest(State, FrameBase, NextSlot);
+    B.CreateStore(B.getInt32(-1), NextSlot);
+    BasicBlock *Latch = BasicBlock::Create(C, "state.latch", WG);
+    uint64_t NumStates = wi::sizeAttr(WI, wi::BarrierCountAttr) + 1;
+    if (NumStates <= MaxRegionNests) {
+      // One nest per state, each calling the work-item function with its
+      // state as a constant: after inlining, each x loop holds only the
+      // code from its barrier to the next ones, free of the dispatch switch.
+      SwitchInst *Dispatch = B.CreateSwitch(State, Latch, NumStates);
+      for (uint64_t K = 0; K < NumStates; ++K) {
+        BasicBlock *Region = BasicBlock::Create(C, "region" + Twine(K), WG, Latch);
+        Dispatch->addCase(B.getInt32(K), Region);
+        B.SetInsertPoint(Region);
+        emitNest(B.getInt32(K), FrameBase, NextSlot);
+        B.CreateBr(Latch);
+      }
+    } else {
+      emitNest(State, FrameBase, NextSlot);
+      B.CreateBr(Latch);
+    }
+    B.SetInsertPoint(Latch);
     Value *Next = B.CreateLoad(B.getInt32Ty(), NextSlot, "next");
-    State->addIncoming(Next, B.GetInsertBlock());
+    State->addIncoming(Next, Latch);
     B.CreateCondBr(B.CreateICmpEQ(Next, B.getInt32(-1)), Exit, Head);
     B.SetInsertPoint(Exit);
     B.CreateRetVoid();

@@ -23,6 +23,9 @@ constexpr const char *KernelAttr = "weft-kernel";
 constexpr const char *FrameSizeAttr = "weft-frame-size";
 constexpr const char *LocalSizeAttr = "weft-local-size";
 constexpr const char *PrivateSizeAttr = "weft-private-size";
+/// Number of barriers of a work-item function (BarrierStatePass): the
+/// states it resumes from are 0 (the start) to this number.
+constexpr const char *BarrierCountAttr = "weft-barriers";
 /// Attribute of a function that calls printf (PrintfPass).
 constexpr const char *PrintfAttr = "weft-printf";
 /// Attribute holding the number of the kernel's own arguments.

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace weft::compiler::test {
 
 TEST(BarrierTest, ReverseThroughLocalMemory) {
@@ -168,6 +170,104 @@ TEST(BarrierTest, TwoDimensionalTranspose) {
   for (int Y = 0; Y < H; ++Y)
     for (int X = 0; X < W; ++X)
       EXPECT_EQ(Out[X * H + Y], In[Y * W + X]) << X << "," << Y;
+}
+
+// Values of every width cross barriers (kept in the frame or recomputed)
+// in three-dimensional groups whose edge groups are smaller, so the frame
+// columns are laid out for a group size below the enqueued one.
+TEST(BarrierTest, FrameValuesOfEveryTypeInUnevenThreeDimensionalGroups) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global const int *in, global long *out, int rounds) {
+      local int ring[64];
+      size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+      size_t l = (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) +
+                 get_local_id(0);
+      size_t g = (get_global_id(2) * get_global_size(1) + get_global_id(1)) * get_global_size(0) +
+                 get_global_id(0);
+      int v = in[g];
+      char c = (char)(v * 7);
+      short s = (short)(v * 300);
+      long w = (long)v << 33;
+      float f = v * 0.5f;
+      double d = v * 0.25;
+      float4 q = (float4)(v, v + 1, v + 2, v + 3);
+      int arr[5];
+      for (int i = 0; i < 5; ++i)
+        arr[i] = v + i;
+      long acc = 0;
+      for (int r = 0; r < rounds; ++r) {
+        ring[l] = v + r;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int nb = ring[(l + 1) % n];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        acc += nb + c + s + arr[(r + v) % 5];
+      }
+      out[g] = acc + w + (long)(f * 2) + (long)(d * 4) + (long)(q.x + q.y + q.z + q.w);
+    })"));
+  const size_t GX = 5, GY = 3, GZ = 2, LX = 4, LY = 2, LZ = 2;
+  const int Rounds = 3;
+  std::vector<int> In(GX * GY * GZ);
+  std::vector<long long> Out(In.size(), -1);
+  for (size_t G = 0; G < In.size(); ++G)
+    In[G] = int(G % 17 + 1);
+  NDRange R;
+  R.Dims = 3;
+  R.Global = {GX, GY, GZ};
+  R.Local = {LX, LY, LZ};
+  ASSERT_TRUE(P.run("k", R, {Arg::pointer(In.data()), Arg::pointer(Out.data()), Arg::value(Rounds)}));
+  for (size_t Z = 0; Z < GZ; ++Z)
+    for (size_t Y = 0; Y < GY; ++Y)
+      for (size_t X = 0; X < GX; ++X) {
+        // The group of (X, Y, Z), its size and the neighbour in linear order.
+        size_t X0 = X / LX * LX, Y0 = Y / LY * LY, Z0 = Z / LZ * LZ;
+        size_t NX = std::min(LX, GX - X0), NY = std::min(LY, GY - Y0), NZ = std::min(LZ, GZ - Z0);
+        size_t N = NX * NY * NZ;
+        size_t L = ((Z - Z0) * NY + (Y - Y0)) * NX + (X - X0);
+        size_t Next = (L + 1) % N;
+        size_t NbX = X0 + Next % NX, NbY = Y0 + Next / NX % NY, NbZ = Z0 + Next / (NX * NY);
+        size_t G = (Z * GY + Y) * GX + X;
+        int V = In[G], Nb = In[(NbZ * GY + NbY) * GX + NbX];
+        long long Acc = 0;
+        for (int Round = 0; Round < Rounds; ++Round)
+          Acc += Nb + Round + V * 7 + V * 300 + V + (Round + V) % 5;
+        long long Expect = Acc + ((long long)V << 33) + V + V + (4LL * V + 6);
+        EXPECT_EQ(Out[G], Expect) << X << "," << Y << "," << Z;
+      }
+}
+
+// More barriers than WorkGroupLoopPass makes region nests for: the kernel
+// keeps one nest that dispatches on the state, with the same results.
+TEST(BarrierTest, ManyBarriersShareOneNest) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    #define STEP(i) t[l] = acc + i; barrier(CLK_LOCAL_MEM_FENCE); \
+                    acc += t[(l + 1) % n]; barrier(CLK_LOCAL_MEM_FENCE);
+    #define FOUR(i) STEP(i) STEP(i + 1) STEP(i + 2) STEP(i + 3)
+    kernel void k(global const int *in, global int *out) {
+      local int t[16];
+      size_t l = get_local_id(0), n = get_local_size(0);
+      int acc = in[get_global_id(0)];
+      FOUR(0) FOUR(4) FOUR(8) FOUR(12) FOUR(16) // 40 barriers
+      out[get_global_id(0)] = acc;
+    })"));
+  const size_t N = 12, Local = 8;
+  std::vector<int> In(N), Out(N, -1);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = int(I * 3 % 7);
+  ASSERT_TRUE(P.run("k", range1(N, Local), {Arg::pointer(In.data()), Arg::pointer(Out.data())}));
+  std::vector<int> Acc(In);
+  for (int Step = 0; Step < 20; ++Step) {
+    std::vector<int> T(N);
+    for (size_t I = 0; I < N; ++I)
+      T[I] = Acc[I] + Step;
+    for (size_t I = 0; I < N; ++I) {
+      size_t G0 = I / Local * Local, Size = std::min(Local, N - G0);
+      Acc[I] += T[G0 + (I - G0 + 1) % Size];
+    }
+  }
+  for (size_t I = 0; I < N; ++I)
+    EXPECT_EQ(Out[I], Acc[I]) << I;
 }
 
 } // namespace weft::compiler::test

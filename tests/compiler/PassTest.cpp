@@ -71,9 +71,11 @@ entry:
 loop:
   %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
   %acc = phi i32 [ %v, %entry ], [ %acc.next, %loop ]
-  store i32 %acc, ptr %arr, align 4
+  %slot = and i32 %i, 3
+  %elt = getelementptr [4 x i32], ptr %arr, i32 0, i32 %slot
+  store i32 %acc, ptr %elt, align 4
   call void @_Z7barrierj(i32 1)
-  %ld = load i32, ptr %arr, align 4
+  %ld = load i32, ptr %elt, align 4
   %acc.next = add i32 %ld, 1
   %i.next = add i32 %i, 1
   %c = icmp slt i32 %i.next, %n
@@ -116,11 +118,13 @@ define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %ctx, i64 %lx, i64 %ly, i64 %
 entry:
   %a = alloca [8 x float], align 16
   %x = add i64 %lx, 7
+  %v = load i64, ptr addrspace(1) %out
   call void @_Z7barrierj(i32 1)
   %y = mul i64 %x, 3
+  %z = add i64 %y, %v
   call void @_Z7barrierj(i32 1)
   %p = getelementptr i64, ptr addrspace(1) %out, i64 %lx
-  store i64 %y, ptr addrspace(1) %p
+  store i64 %z, ptr addrspace(1) %p
   store float 1.0, ptr %a
   ret i32 -1
 }
@@ -141,8 +145,11 @@ entry:
       Returned.insert(cast<ConstantInt>(R->getReturnValue())->getSExtValue());
   EXPECT_EQ(Returned, (std::set<int64_t>{-1, 1, 2}));
   EXPECT_EQ(numMatching(F, [](Instruction &I) { return isa<AllocaInst>(I) || isa<CallInst>(I); }), 0u);
-  // The array (32 bytes) and the two values crossing barriers (8 bytes each).
-  EXPECT_GE(wi::sizeAttr(F, wi::FrameSizeAttr), 48u);
+  // The frame: the loaded %v and %z, which crosses the second barrier (one
+  // 8-byte column each, 16 bytes), then the array (32 bytes). %x, a function
+  // of the local id, is computed again after the first barrier instead.
+  EXPECT_EQ(wi::sizeAttr(F, wi::FrameSizeAttr), 48u);
+  EXPECT_EQ(numMatching(F, [](Instruction &I) { return I.getName() == "x.again"; }), 1u);
 }
 
 TEST(PassTest, BarrierFreeFunctionUntouched) {

@@ -108,6 +108,20 @@ unsigned widestVector(Function &F, Type *Element) {
   return Widest;
 }
 
+/// The loops of F the loop vectorizer vectorized (its llvm.loop metadata
+/// says so on the vector loop and on the scalar remainder: both counted).
+unsigned vectorizedLoops(Function &F) {
+  unsigned N = 0;
+  for (BasicBlock &BB : F)
+    if (MDNode *Loop = BB.getTerminator()->getMetadata(LLVMContext::MD_loop))
+      for (const MDOperand &Op : Loop->operands())
+        if (auto *Property = dyn_cast_or_null<MDNode>(Op.get()))
+          if (auto *Name = dyn_cast_or_null<MDString>(Property->getOperand(0).get());
+              Name && Name->getString() == "llvm.loop.isvectorized")
+            ++N;
+  return N;
+}
+
 /// The callees of F whose names start with Prefix.
 std::vector<std::string> calleesStartingWith(Function &F, StringRef Prefix) {
   std::vector<std::string> Names;
@@ -454,6 +468,64 @@ TEST(VectorizeTest, DoubleExpAndExpm1NeedNoLibrary) {
         Calls.push_back(Callee);
     EXPECT_TRUE(Calls.empty()) << K.Name << " calls " << Calls.front();
   });
+}
+
+// A kernel with barriers runs one nest of work-item loops per barrier
+// region (WorkGroupLoopPass), with the region's code and no dispatch switch
+// in its x loop; what crosses a barrier is in per-variable frame columns
+// (BarrierStatePass). So the loops between barriers vectorize: a tiled
+// matrix product, a tree reduction in __local memory, a stencil.
+TEST(VectorizeTest, BarrierRegionsVectorize) {
+  const std::string Source = R"(
+    kernel void k_tiled(global const float *a, global const float *b, global float *c, int n) {
+      local float ta[16][16], tb[16][16];
+      int lx = get_local_id(0), ly = get_local_id(1);
+      int row = get_global_id(1), col = get_global_id(0);
+      float acc = 0.0f;
+      for (int t = 0; t < n; t += 16) {
+        ta[ly][lx] = a[row * n + t + lx];
+        tb[ly][lx] = b[(t + ly) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < 16; ++k)
+          acc += ta[ly][k] * tb[k][lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      c[row * n + col] = acc;
+    }
+    kernel void k_reduce(global const uint *in, global uint *out, local uint *s) {
+      size_t l = get_local_id(0);
+      s[l] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (size_t stride = get_local_size(0) / 2; stride > 0; stride >>= 1) {
+        if (l < stride)
+          s[l] += s[l + stride];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (l == 0)
+        out[get_group_id(0)] = s[0];
+    }
+    kernel void k_stencil(global const uint *in, global uint *out, uint steps) {
+      local uint ring[256];
+      uint l = get_local_id(0);
+      ring[l] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (uint s = 0; s < steps; ++s) {
+        uint v = ring[(l + 255) % 256] + 2u * ring[l] + ring[(l + 1) % 256] + s;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        ring[l] = v ^ (v >> 7);
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      out[get_global_id(0)] = ring[l];
+    }
+  )";
+  LLVMContext C;
+  std::unique_ptr<Module> M = compileSource(C, Source, "");
+  ASSERT_TRUE(M);
+  for (const char *K : {"k_tiled", "k_reduce", "k_stencil"}) {
+    Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + K);
+    ASSERT_NE(WG, nullptr) << K;
+    EXPECT_GT(vectorizedLoops(*WG), 0u) << K << ": no work-item loop was vectorized";
+  }
 }
 
 } // namespace weft::compiler::test
