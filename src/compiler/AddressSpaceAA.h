@@ -9,17 +9,21 @@
 // spaces ("cannot identify array bounds"); unless alias analysis already
 // puts the two in different alias sets, the loop stays scalar. On x86 every
 // address space is one memory, so no analysis of LLVM's says that. This one
-// answers NoAlias for two accesses in different named address spaces where
-// OpenCL makes that true:
+// answers NoAlias for two accesses in different named address spaces
+// (private, global, constant, local), as OpenCL makes true:
 //  - __local memory is the work-group's own arena (Ctx->LocalMem), which no
 //    __global or __constant pointer reaches;
 //  - the OpenCL memory model (API specification, section 3.3) has
 //    __constant memory unchanged while a kernel-instance runs: a store
 //    through a __global pointer into it is undefined, so no store the
 //    kernel makes can change what it reads as __constant.
-// Private (0) and generic (4) pointers may alias anything: the work-group
-// function's own context, frames and stack are address space 0, and a
-// generic pointer may point into any named space.
+//  - __private memory (address space 0) is the work-item's stack and its
+//    frame in Ctx->PrivateMem, which no pointer of another space reaches.
+//    The other memory the work-group function addresses in space 0 (the
+//    context, the argument array, the printf sink) is the runtime's, never
+//    a buffer or the __local arena.
+// A generic (4) pointer may point into any named space: it may alias
+// anything.
 //
 // Generic pointers that are casts of named ones (a helper taking `float *`
 // in OpenCL C 2.0, the generic overloads of vload4 or fract) become named

@@ -1,35 +1,42 @@
 // BarrierStatePass: barriers -> a resumable work-item function.
 //
-// Algorithm (per work-item function F, after everything is inlined into it):
+// Algorithm (per work-item function F, after everything is inlined into it
+// and SROA has made its private scalars SSA values):
 //  1. Split the block of every barrier call k (k = 1..n) after the call; the
 //     head now ends in `ret i32 k` instead of the barrier, the tail is the
 //     resume point R_k.
 //  2. A new entry block `dispatch` switches on the State argument:
 //     0 -> the old entry, k -> R_k. Allocas of the old entry move up to it.
-//  3. Delete blocks that became unreachable, then demote to memory every SSA
-//     value (and PHI) with a use its definition no longer dominates, using
-//     the dominator tree of the new CFG; repeat until none is left. Such a
-//     value crosses a barrier, so it must survive the return.
-//  4. Every alloca (the kernel's private variables and arrays, the demoted
-//     values) becomes a fixed offset in Frame, the work-item's slice of
-//     Ctx->PrivateMem; lifetime markers on them are dropped.
+//  3. Delete blocks that became unreachable, then, using the dominator tree
+//     of the new CFG, make every SSA value (and PHI) with a use its
+//     definition no longer dominates available there; repeat until none is
+//     left. Such a value crosses a barrier, so it must survive the return:
+//     a pure function of work-item queries, arguments and constants (the
+//     local id, an index computed from it) is computed again before the use;
+//     anything else is demoted to memory.
+//  4. Every alloca becomes a place in Frames (Ctx->PrivateMem, all the
+//     group's frames). One that is only loaded and stored whole (a demoted
+//     value, a scalar) gets a column: N consecutive elements, one per
+//     work-item in linear-id order, N the group's size, so work-items side
+//     by side in the x loop touch it side by side. The rest (arrays, a
+//     variable whose address is taken) lie after the columns in one block
+//     per work-item. Lifetime markers on them are dropped.
 //  The work-group loop (WorkGroupLoopPass) calls F for every work-item with
-//  State = 0, then again with the k they all returned, until they return -1.
+//  State = 0, then again with the k they returned, until they return -1.
 //  Work-items reach the same barrier in the same order (OpenCL C 6.15.8), so
 //  one State serves the whole group.
 //
 // Before:                          After:
 //   entry:                           dispatch: switch %state [0 -> entry, 1 -> after1]
-//     %a = alloca [4 x i32]          entry:  %x = ...; store %x, %x.reg  ; %x.reg in Frame
-//     %x = ...                               ret i32 1
-//     call @_Z7barrierj(i32 1)       after1: %x.r = load %x.reg  ; %a -> gep %frame, 0
-//     use %x, %a                             use %x.r ... ret i32 -1
+//     %a = alloca [4 x i32]          entry:  %x = load ...; store %x, %x.col  ; column of %x
+//     %x = load ...                          ret i32 1
+//     call @_Z7barrierj(i32 1)       after1: %x.r = load %x.col  ; %a -> its block
+//     use %x, %a, get_local_id(0)            %l = get_local_id(0) ; use %x.r ... ret i32 -1
 //     ret void
-// Limits: frames hold every alloca of a barrier kernel, not only the ones
-// live across a barrier; the CFG after dispatch is irreducible when a
-// barrier sits in a loop, which LLVM handles but optimizes less. Work-items
-// that return early while others still reach a barrier (undefined in OpenCL)
-// are resumed with the others' state.
+// Limits: the CFG of F is irreducible when a barrier sits in a loop, which
+// does not matter once WorkGroupLoopPass gives State constants. Work-items
+// that return early while others still reach a barrier (undefined in
+// OpenCL) are resumed with the others' state.
 #include "compiler/BarrierStatePass.h"
 
 #include "compiler/OpenClNames.h"

@@ -12,9 +12,11 @@
 //     call tree folds into its work-item function, so barriers in helpers
 //     become barriers in the kernel and every local-id use is visible.
 //     A call to a defined function that survives means recursion: rejected.
-//  5. BarrierStatePass: needs the whole body (4) and must come before 6/7,
-//     which insert loads at the entry block it creates (otherwise those
-//     values would be needlessly spilled to the frame).
+//  5. SROA, then BarrierStatePass: needs the whole body (4), and SSA values
+//     rather than Clang's allocas, so only what lives across a barrier goes
+//     to the frame; must come before 6/7, which insert loads at the entry
+//     block it creates (otherwise those values would be needlessly spilled
+//     to the frame).
 //  6. LocalMemoryPass: static __local variables -> LocalMem offsets.
 //  7. WorkItemBuiltinPass: get_*_id etc. -> Lx/Ly/Lz and Ctx loads.
 //     PrintfPass: printf -> the device's printf entry in the Ctx.

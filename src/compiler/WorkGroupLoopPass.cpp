@@ -7,11 +7,19 @@
 // byval struct: Args[i] itself, copied by the work-item function), then
 //   without barriers (frame size 0):
 //     for z < LS2: for y < LS1: for x < LS0: __weft_wi_K(args, Ctx, x, y, z, 0, null)
-//   with barriers:
+//   with barriers (n of them):
 //     State = 0
-//     do { for z, y, x: Next = __weft_wi_K(args, Ctx, x, y, z, State,
-//                                 PrivateMem + linear(x, y, z) * FrameSize)
+//     do { Next = -1
+//          switch State: for each k in 0..n, a nest of its own:
+//            for z, y, x: Next = max(Next, __weft_wi_K(args, Ctx, x, y, z, k, Frames))
 //          State = Next } while (State != -1)
+//   Frames is Ctx->PrivateMem (the frame layout is BarrierStatePass's). With
+//   k a constant, the inlined body of each nest keeps only the code between
+//   barrier k and the next ones: the dispatch switch folds away, and the
+//   loop vectorizer (which LLVM 15 does not run on a loop with a switch)
+//   vectorizes the work-items of each region. All work-items return the
+//   same state; max makes it a reduction the vectorizer accepts. Kernels
+//   with more than MaxRegionNests states keep one nest passing State itself.
 // The work-item function is then marked alwaysinline (the always-inliner
 // runs after this pass), so the x loop holds the kernel body and the loop
 // vectorizer sees an ordinary counted loop over work-items.
@@ -20,8 +28,8 @@
 // After:  define void @__weft_wg_k(ptr %args, ptr %ctx) {
 //           %a0 = load ptr, ptr %args ; %p = load ptr addrspace(1), ptr %a0
 //           z/y/x loops: call i32 @__weft_wi_k(%p, %ctx, %x, %y, %z, 0, null) }
-// Limits: the state of the whole group is the State the last work-item
-// returned (see BarrierStatePass for why that is enough).
+// Limits: the state of the whole group is the largest any work-item
+// returned (they all return the same one; see BarrierStatePass).
 #include "compiler/WorkGroupLoopPass.h"
 
 #include "compiler/WorkGroupContextLayout.h"

@@ -5,8 +5,9 @@
 //
 // which runs one work-item from the point State names (0: the start) until
 // it returns: -1 when the work-item finished, k when it reached barrier k.
-// Ctx is the WorkGroupContext, Lx/Ly/Lz the local id, Frame the work-item's
-// slice of Ctx->PrivateMem. The passes hand facts to each other as string
+// Ctx is the WorkGroupContext, Lx/Ly/Lz the local id, Frame the group's
+// frames (Ctx->PrivateMem; BarrierStatePass places each work-item's values
+// in them). The passes hand facts to each other as string
 // attributes on this function (sizes in bytes), never through side tables.
 #pragma once
 
