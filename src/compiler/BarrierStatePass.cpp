@@ -237,17 +237,17 @@ bool BarrierStatePass::transform(Function &F) {
   while (demoteNonDominating(F, F.getEntryBlock().getTerminator()) != 0) {
   }
 
-  // 4. Allocas -> frame slots.
-  SmallVector<AllocaInst *, 32> Slots, Blocks;
+  // 4. Allocas -> frame columns and blocks.
+  SmallVector<AllocaInst *, 32> Columns, Blocks;
   for (Instruction &I : instructions(F))
     if (auto *A = dyn_cast<AllocaInst>(&I)) {
       if (!isa<ConstantInt>(A->getArraySize()))
         return false;
-      (onlyWholeLoadsAndStores(*A) ? Slots : Blocks).push_back(A);
+      (onlyWholeLoadsAndStores(*A) ? Columns : Blocks).push_back(A);
     }
-  // Slots with the strictest alignment first, so every slot's offset is a
+  // Columns of the strictest alignment first: every column then starts at a
   // multiple of its alignment without padding between them.
-  llvm::stable_sort(Slots, [](AllocaInst *L, AllocaInst *R) { return L->getAlign() > R->getAlign(); });
+  llvm::stable_sort(Columns, [](AllocaInst *L, AllocaInst *R) { return L->getAlign() > R->getAlign(); });
   IRBuilder<> B(F.getEntryBlock().getTerminator());
   Value *Frames = wi::extraArg(F, wi::Frame);
   Value *LS[3];
@@ -267,15 +267,15 @@ bool BarrierStatePass::transform(Function &F) {
     A->eraseFromParent();
   };
   uint64_t MaxAlign = 16;
-  uint64_t SlotBytes = 0;
-  for (AllocaInst *A : Slots) {
+  uint64_t ColumnBytes = 0; // per work-item
+  for (AllocaInst *A : Columns) {
     uint64_t Al = A->getAlign().value();
     uint64_t Stride = alignTo(allocaBytes(*A, DL), Al);
     MaxAlign = std::max(MaxAlign, Al);
-    Value *Column = B.CreateInBoundsGEP(B.getInt8Ty(), Frames, B.CreateMul(Items, B.getInt64(SlotBytes)));
+    Value *Column = B.CreateInBoundsGEP(B.getInt8Ty(), Frames, B.CreateMul(Items, B.getInt64(ColumnBytes)));
     place(A, B.CreateInBoundsGEP(B.getInt8Ty(), Column, B.CreateMul(Linear, B.getInt64(Stride)),
                                  A->getName() + ".frame"));
-    SlotBytes += Stride;
+    ColumnBytes += Stride;
   }
   uint64_t BlockBytes = 0;
   SmallVector<std::pair<AllocaInst *, uint64_t>, 8> BlockOffsets;
@@ -286,17 +286,17 @@ bool BarrierStatePass::transform(Function &F) {
     BlockOffsets.push_back({A, BlockBytes});
     BlockBytes += allocaBytes(*A, DL);
   }
-  SlotBytes = alignTo(SlotBytes, MaxAlign);
+  ColumnBytes = alignTo(ColumnBytes, MaxAlign);
   BlockBytes = alignTo(BlockBytes, MaxAlign);
   if (!BlockOffsets.empty()) {
     Value *Block = B.CreateInBoundsGEP(
         B.getInt8Ty(), Frames,
-        B.CreateAdd(B.CreateMul(Items, B.getInt64(SlotBytes)), B.CreateMul(Linear, B.getInt64(BlockBytes))),
+        B.CreateAdd(B.CreateMul(Items, B.getInt64(ColumnBytes)), B.CreateMul(Linear, B.getInt64(BlockBytes))),
         "frame.block");
     for (auto [A, Offset] : BlockOffsets)
       place(A, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Block, Offset, A->getName() + ".frame"));
   }
-  wi::setSizeAttr(F, wi::FrameSizeAttr, std::max<uint64_t>(SlotBytes + BlockBytes, MaxAlign));
+  wi::setSizeAttr(F, wi::FrameSizeAttr, std::max<uint64_t>(ColumnBytes + BlockBytes, MaxAlign));
   return true;
 }
 
