@@ -94,7 +94,8 @@ bool recomputable(const Value *V, unsigned Depth) {
              !isa<SelectInst>(I) && !(isa<BinaryOperator>(I) && !I->isIntDivRem())) {
     return false;
   }
-  return llvm::all_of(I->operands(), [&](const Use &Op) { return recomputable(Op.get(), Depth - 1); });
+  return llvm::all_of(I->operands(),
+                      [&](const Use &Op) { return recomputable(Op.get(), Depth - 1); });
 }
 
 /// A copy of V's computation that is available at Before (V itself where
@@ -247,17 +248,20 @@ bool BarrierStatePass::transform(Function &F) {
     }
   // Columns of the strictest alignment first: every column then starts at a
   // multiple of its alignment without padding between them.
-  llvm::stable_sort(Columns, [](AllocaInst *L, AllocaInst *R) { return L->getAlign() > R->getAlign(); });
+  llvm::stable_sort(Columns,
+                    [](AllocaInst *L, AllocaInst *R) { return L->getAlign() > R->getAlign(); });
   IRBuilder<> B(F.getEntryBlock().getTerminator());
   Value *Frames = wi::extraArg(F, wi::Frame);
   Value *LS[3];
   for (unsigned D = 0; D < 3; ++D)
     LS[D] = B.CreateLoad(B.getInt64Ty(),
-                         B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), wi::extraArg(F, wi::Ctx), ctx::LocalSize + 8 * D),
+                         B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), wi::extraArg(F, wi::Ctx),
+                                                      ctx::LocalSize + 8 * D),
                          "frame.ls" + Twine(D));
   Value *Items = B.CreateMul(B.CreateMul(LS[0], LS[1]), LS[2], "frame.items");
   Value *Linear = B.CreateAdd(
-      B.CreateMul(B.CreateAdd(B.CreateMul(wi::extraArg(F, wi::Lz), LS[1]), wi::extraArg(F, wi::Ly)), LS[0]),
+      B.CreateMul(B.CreateAdd(B.CreateMul(wi::extraArg(F, wi::Lz), LS[1]), wi::extraArg(F, wi::Ly)),
+                  LS[0]),
       wi::extraArg(F, wi::Lx), "frame.linear");
   auto place = [&](AllocaInst *A, Value *Slot) {
     eraseLifetimeMarkers(A);
@@ -272,7 +276,8 @@ bool BarrierStatePass::transform(Function &F) {
     uint64_t Al = A->getAlign().value();
     uint64_t Stride = alignTo(allocaBytes(*A, DL), Al);
     MaxAlign = std::max(MaxAlign, Al);
-    Value *Column = B.CreateInBoundsGEP(B.getInt8Ty(), Frames, B.CreateMul(Items, B.getInt64(ColumnBytes)));
+    Value *Column =
+        B.CreateInBoundsGEP(B.getInt8Ty(), Frames, B.CreateMul(Items, B.getInt64(ColumnBytes)));
     place(A, B.CreateInBoundsGEP(B.getInt8Ty(), Column, B.CreateMul(Linear, B.getInt64(Stride)),
                                  A->getName() + ".frame"));
     ColumnBytes += Stride;
@@ -289,10 +294,10 @@ bool BarrierStatePass::transform(Function &F) {
   ColumnBytes = alignTo(ColumnBytes, MaxAlign);
   BlockBytes = alignTo(BlockBytes, MaxAlign);
   if (!BlockOffsets.empty()) {
-    Value *Block = B.CreateInBoundsGEP(
-        B.getInt8Ty(), Frames,
-        B.CreateAdd(B.CreateMul(Items, B.getInt64(ColumnBytes)), B.CreateMul(Linear, B.getInt64(BlockBytes))),
-        "frame.block");
+    Value *Block = B.CreateInBoundsGEP(B.getInt8Ty(), Frames,
+                                       B.CreateAdd(B.CreateMul(Items, B.getInt64(ColumnBytes)),
+                                                   B.CreateMul(Linear, B.getInt64(BlockBytes))),
+                                       "frame.block");
     for (auto [A, Offset] : BlockOffsets)
       place(A, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Block, Offset, A->getName() + ".frame"));
   }

@@ -135,8 +135,9 @@ void emitWorkGroupFunction(Function &WI) {
           // Next = max(Next, R): a reduction the loop vectorizer handles
           // (a value the last work-item left would be a live-out it cannot).
           if (NextSlot)
-            B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::smax, B.CreateLoad(B.getInt32Ty(), NextSlot), R),
-                          NextSlot);
+            B.CreateStore(
+                B.CreateBinaryIntrinsic(Intrinsic::smax, B.CreateLoad(B.getInt32Ty(), NextSlot), R),
+                NextSlot);
         });
       });
     });

@@ -215,7 +215,8 @@ TEST(BarrierTest, FrameValuesOfEveryTypeInUnevenThreeDimensionalGroups) {
   R.Dims = 3;
   R.Global = {GX, GY, GZ};
   R.Local = {LX, LY, LZ};
-  ASSERT_TRUE(P.run("k", R, {Arg::pointer(In.data()), Arg::pointer(Out.data()), Arg::value(Rounds)}));
+  ASSERT_TRUE(
+      P.run("k", R, {Arg::pointer(In.data()), Arg::pointer(Out.data()), Arg::value(Rounds)}));
   for (size_t Z = 0; Z < GZ; ++Z)
     for (size_t Y = 0; Y < GY; ++Y)
       for (size_t X = 0; X < GX; ++X) {
