@@ -474,7 +474,8 @@ TEST(VectorizeTest, DoubleExpAndExpm1NeedNoLibrary) {
 // region (WorkGroupLoopPass), with the region's code and no dispatch switch
 // in its x loop; what crosses a barrier is in per-variable frame columns
 // (BarrierStatePass). So the loops between barriers vectorize: a tiled
-// matrix product, a tree reduction in __local memory, a stencil.
+// matrix product, a tree reduction in __local memory, a stencil, and the
+// work-group collectives.
 TEST(VectorizeTest, BarrierRegionsVectorize) {
   const std::string Source = R"(
     kernel void k_tiled(global const float *a, global const float *b, global float *c, int n) {
@@ -526,6 +527,19 @@ TEST(VectorizeTest, BarrierRegionsVectorize) {
     ASSERT_NE(WG, nullptr) << K;
     EXPECT_GT(vectorizedLoops(*WG), 0u) << K << ": no work-item loop was vectorized";
   }
+  // The work-group collectives are barriers around __local stores and loads
+  // (Collectives.cl): every region but the one combining on work-item 0.
+  LLVMContext C2;
+  std::unique_ptr<Module> M2 = compileSource(C2, R"(
+    kernel void k_collectives(global const float *in, global float *out) {
+      size_t i = get_global_id(0);
+      out[i] = work_group_reduce_add(in[i]) + work_group_scan_inclusive_max(in[i]);
+    })",
+                                             "-cl-std=CL3.0");
+  ASSERT_TRUE(M2);
+  Function *WG = M2->getFunction(std::string(wi::WorkGroupPrefix) + "k_collectives");
+  ASSERT_NE(WG, nullptr);
+  EXPECT_GE(vectorizedLoops(*WG), 4u);
 }
 
 } // namespace weft::compiler::test
