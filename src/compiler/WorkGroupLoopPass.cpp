@@ -45,9 +45,10 @@ namespace weft::compiler {
 
 namespace {
 
-/// Kernels with more barriers than this keep one nest that dispatches on the
-/// state inside the x loop (a switch: LLVM 15 does not vectorize that loop),
-/// which bounds how many copies of the body the inliner makes.
+/// Kernels with more states than this (barriers + 1) keep one nest that
+/// dispatches on the state inside the x loop (a switch: LLVM 15 does not
+/// vectorize that loop), which bounds how many copies of the body the
+/// inliner makes.
 constexpr uint64_t MaxRegionNests = 32;
 
 /// Emits `IV = 0; do { Body(IV); } while (++IV < Count)` at B's position and
