@@ -40,7 +40,7 @@
 #include "compiler/BarrierStatePass.h"
 
 #include "compiler/OpenClNames.h"
-#include "compiler/WorkGroupContextLayout.h"
+#include "compiler/WorkItemBuiltinPass.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <llvm/IR/Dominators.h>
@@ -241,28 +241,19 @@ bool BarrierStatePass::transform(Function &F) {
   // 4. Allocas -> frame columns and blocks.
   SmallVector<AllocaInst *, 32> Columns, Blocks;
   for (Instruction &I : instructions(F))
-    if (auto *A = dyn_cast<AllocaInst>(&I)) {
-      if (!isa<ConstantInt>(A->getArraySize()))
-        return false;
+    if (auto *A = dyn_cast<AllocaInst>(&I))
       (onlyWholeLoadsAndStores(*A) ? Columns : Blocks).push_back(A);
-    }
   // Columns of the strictest alignment first: every column then starts at a
   // multiple of its alignment without padding between them.
   llvm::stable_sort(Columns,
                     [](AllocaInst *L, AllocaInst *R) { return L->getAlign() > R->getAlign(); });
   IRBuilder<> B(F.getEntryBlock().getTerminator());
   Value *Frames = wi::extraArg(F, wi::Frame);
-  Value *LS[3];
-  for (unsigned D = 0; D < 3; ++D)
-    LS[D] = B.CreateLoad(B.getInt64Ty(),
-                         B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), wi::extraArg(F, wi::Ctx),
-                                                      ctx::LocalSize + 8 * D),
-                         "frame.ls" + Twine(D));
-  Value *Items = B.CreateMul(B.CreateMul(LS[0], LS[1]), LS[2], "frame.items");
-  Value *Linear = B.CreateAdd(
-      B.CreateMul(B.CreateAdd(B.CreateMul(wi::extraArg(F, wi::Lz), LS[1]), wi::extraArg(F, wi::Ly)),
-                  LS[0]),
-      wi::extraArg(F, wi::Lx), "frame.linear");
+  auto localSize = [&](unsigned D) {
+    return WorkItemBuiltinPass::query(F, B, WorkItemFn::LocalSize, B.getInt32(D));
+  };
+  Value *Items = B.CreateMul(B.CreateMul(localSize(0), localSize(1)), localSize(2), "frame.items");
+  Value *Linear = WorkItemBuiltinPass::query(F, B, WorkItemFn::LocalLinearId);
   auto place = [&](AllocaInst *A, Value *Slot) {
     eraseLifetimeMarkers(A);
     if (Slot->getType() != A->getType())

@@ -99,8 +99,7 @@ public:
     return B.CreateAdd(B.CreateAdd(B.CreateMul(Group, Size), localId(Dim)), Off);
   }
 
-  Value *lower(WorkItemFn Kind, CallInst &Call) {
-    Value *Dim = Call.arg_size() > 0 ? Call.getArgOperand(0) : nullptr;
+  Value *lower(WorkItemFn Kind, Value *Dim) {
     switch (Kind) {
     case WorkItemFn::WorkDim:
       return load(wi::extraArg(F, wi::Ctx), ctx::WorkDim);
@@ -224,7 +223,7 @@ void lowerFunction(Function &F) {
     if (AddressSpaceFn AS = classifyAddressSpaceFn(Name); AS != AddressSpaceFn::None)
       V = L.lower(AS, *Call);
     else if (WorkItemFn Kind = classifyWorkItemFn(Name); Kind != WorkItemFn::None)
-      V = L.lower(Kind, *Call);
+      V = L.lower(Kind, Call->arg_size() > 0 ? Call->getArgOperand(0) : nullptr);
     else
       continue;
     if (V->getType() != Call->getType())
@@ -235,6 +234,10 @@ void lowerFunction(Function &F) {
 }
 
 } // namespace
+
+Value *WorkItemBuiltinPass::query(Function &F, IRBuilder<> &B, WorkItemFn Kind, Value *Dim) {
+  return Lowering(F, B).lower(Kind, Dim);
+}
 
 PreservedAnalyses WorkItemBuiltinPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M)
