@@ -99,15 +99,23 @@ void emitWorkGroupFunction(Function &WI) {
   // never reachable through a kernel pointer. Saying so lets LICM hoist the
   // context loads (group id, offsets, sizes) out of the work-item loops and
   // the loop vectorizer work on the x loop.
+  // Both are dereferenceable whole, too: a context load on a path only some
+  // work-items take (a query after `if (i < n)`) is hoisted out of the x
+  // loop, instead of becoming a masked gather of one address in every lane
+  // of the vectorized loop.
+  unsigned NumArgs = wi::numKernelArgs(WI);
   for (Argument *A : {Args, Ctx}) {
     A->addAttr(Attribute::NoAlias);
     A->addAttr(Attribute::NoCapture);
     A->addAttr(Attribute::ReadOnly);
+    A->addAttr(Attribute::getWithAlignment(C, Align(alignof(rt::WorkGroupContext))));
   }
+  if (NumArgs > 0)
+    Args->addAttr(Attribute::getWithDereferenceableBytes(C, uint64_t(NumArgs) * sizeof(void *)));
+  Ctx->addAttr(Attribute::getWithDereferenceableBytes(C, sizeof(rt::WorkGroupContext)));
 
   IRBuilder<> B(BasicBlock::Create(C, "entry", WG));
   SmallVector<Value *, 16> CallArgs;
-  unsigned NumArgs = wi::numKernelArgs(WI);
   for (unsigned I = 0; I < NumArgs; ++I) {
     Argument *P = WI.getArg(I);
     Value *Slot = B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(Ptr, Args, I), "arg" + Twine(I) + ".slot");

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 
 #include <algorithm>
@@ -540,6 +541,39 @@ TEST(VectorizeTest, BarrierRegionsVectorize) {
   Function *WG = M2->getFunction(std::string(wi::WorkGroupPrefix) + "k_collectives");
   ASSERT_NE(WG, nullptr);
   EXPECT_GE(vectorizedLoops(*WG), 4u);
+}
+
+// Work-item queries on a path only some work-items take (after a bounds
+// check, or after a barrier inside a loop that some leave) read the
+// work-group context. Its loads must leave the x loop, not become a gather
+// of one address in every lane.
+TEST(VectorizeTest, ConditionalQueriesAreHoistedNotGathered) {
+  LLVMContext C;
+  std::unique_ptr<Module> M = compileSource(C, R"(
+    kernel void k_bounds(global float *out, int n) {
+      int i = get_global_id(0);
+      if (i < n)
+        out[i] = (float)(get_global_size(0) + get_group_id(0) * get_local_size(0));
+    }
+    kernel void k_loop(global const float *a, global const float *b, global float *c, int n) {
+      int col = get_global_id(0), row = get_global_id(1);
+      float acc = 0.0f;
+      for (int k = 0; k < n; ++k) {
+        barrier(0);
+        acc += a[row * n + k] * b[k * n + col];
+      }
+      c[row * n + col] = acc;
+    })",
+                                            "");
+  ASSERT_TRUE(M);
+  for (const char *K : {"k_bounds", "k_loop"}) {
+    Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + K);
+    ASSERT_NE(WG, nullptr) << K;
+    EXPECT_GT(vectorizedLoops(*WG), 0u) << K;
+    for (Instruction &I : instructions(*WG))
+      if (auto *Call = dyn_cast<IntrinsicInst>(&I))
+        EXPECT_NE(Call->getIntrinsicID(), Intrinsic::masked_gather) << K << ": a gather in the work-group function";
+  }
 }
 
 } // namespace weft::compiler::test
