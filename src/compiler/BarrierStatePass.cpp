@@ -112,44 +112,6 @@ Value *recomputeAt(Value *V, Instruction *Before, const DominatorTree &DT) {
   return Copy;
 }
 
-/// Makes every value available where it is used again after a barrier:
-/// recomputes it there (recomputable) or demotes it to memory (the rest).
-/// Returns the number of values changed.
-unsigned demoteNonDominating(Function &F, Instruction *AllocaPoint) {
-  DominatorTree DT(F);
-  SmallVector<Instruction *, 32> ToDemote;
-  SmallVector<Use *, 32> ToRecompute;
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB) {
-      if (isa<AllocaInst>(I))
-        continue;
-      SmallVector<Use *, 4> Far;
-      for (Use &U : I.uses())
-        if (!DT.dominates(&I, U))
-          Far.push_back(&U);
-      if (Far.empty())
-        continue;
-      if (recomputable(&I, MaxRecomputeDepth))
-        ToRecompute.append(Far.begin(), Far.end());
-      else
-        ToDemote.push_back(&I);
-    }
-  for (Use *U : ToRecompute) {
-    auto *User = cast<Instruction>(U->getUser());
-    Instruction *At = User;
-    if (auto *Phi = dyn_cast<PHINode>(User))
-      At = Phi->getIncomingBlock(*U)->getTerminator();
-    U->set(recomputeAt(U->get(), At, DT));
-  }
-  for (Instruction *I : ToDemote) {
-    if (auto *Phi = dyn_cast<PHINode>(I))
-      DemotePHIToStack(Phi, AllocaPoint);
-    else
-      DemoteRegToStack(*I, false, AllocaPoint);
-  }
-  return static_cast<unsigned>(ToDemote.size() + ToRecompute.size());
-}
-
 /// Whether A is only loaded and stored whole: a value, not memory whose
 /// address the kernel computes with.
 bool onlyWholeLoadsAndStores(const AllocaInst &A) {
@@ -168,6 +130,84 @@ bool onlyWholeLoadsAndStores(const AllocaInst &A) {
     }
   }
   return true;
+}
+
+/// Whether the far uses of L, a load of a private variable, may load the
+/// variable again instead of L being demoted to a slot of its own. That
+/// holds when every store to the variable is followed, in its block, by a
+/// plain branch to L's block, with L above any store there: then no path
+/// from a store reaches a use without running L again. The slot of a PHI
+/// demoted earlier is such a variable (its stores end the PHI's incoming
+/// blocks, the load heads its block) whenever the incoming blocks branch
+/// only to it, as the latches of OpenCL C's loops do before loop rotation.
+/// This spares a second column and a copy per iteration for every loop
+/// variable that crosses a barrier. A PHI use is left out: it would load at
+/// the end of an incoming block, after the store.
+bool reloadable(const LoadInst &L, ArrayRef<Use *> FarUses) {
+  const auto *A = dyn_cast<AllocaInst>(L.getPointerOperand());
+  if (!A || L.isVolatile() || !onlyWholeLoadsAndStores(*A))
+    return false;
+  if (llvm::any_of(FarUses, [](const Use *U) { return isa<PHINode>(U->getUser()); }))
+    return false;
+  const BasicBlock *Home = L.getParent();
+  for (const User *U : A->users()) {
+    const auto *S = dyn_cast<StoreInst>(U);
+    if (!S)
+      continue;
+    const auto *Br = dyn_cast<BranchInst>(S->getParent()->getTerminator());
+    if (!Br || Br->isConditional() || Br->getSuccessor(0) != Home)
+      return false;
+    if (S->getParent() == Home && !L.comesBefore(S))
+      return false;
+  }
+  return true;
+}
+
+/// Makes every value available where it is used again after a barrier:
+/// recomputes it there (recomputable), loads its variable again there
+/// (reloadable), or demotes it to memory (the rest). Returns the number of
+/// values changed.
+unsigned demoteNonDominating(Function &F, Instruction *AllocaPoint) {
+  DominatorTree DT(F);
+  SmallVector<Instruction *, 32> ToDemote;
+  SmallVector<Use *, 32> ToRecompute, ToReload;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (isa<AllocaInst>(I))
+        continue;
+      SmallVector<Use *, 4> Far;
+      for (Use &U : I.uses())
+        if (!DT.dominates(&I, U))
+          Far.push_back(&U);
+      if (Far.empty())
+        continue;
+      if (recomputable(&I, MaxRecomputeDepth))
+        ToRecompute.append(Far.begin(), Far.end());
+      else if (auto *L = dyn_cast<LoadInst>(&I); L && reloadable(*L, Far))
+        ToReload.append(Far.begin(), Far.end());
+      else
+        ToDemote.push_back(&I);
+    }
+  for (Use *U : ToReload) {
+    auto *L = cast<LoadInst>(U->get());
+    auto *Again = new LoadInst(L->getType(), L->getPointerOperand(), L->getName() + ".again",
+                               false, L->getAlign(), cast<Instruction>(U->getUser()));
+    U->set(Again);
+  }
+  for (Use *U : ToRecompute) {
+    auto *User = cast<Instruction>(U->getUser());
+    Instruction *At = User;
+    if (auto *Phi = dyn_cast<PHINode>(User))
+      At = Phi->getIncomingBlock(*U)->getTerminator();
+    U->set(recomputeAt(U->get(), At, DT));
+  }
+  for (Instruction *I : ToDemote) {
+    if (auto *Phi = dyn_cast<PHINode>(I))
+      DemotePHIToStack(Phi, AllocaPoint);
+    else
+      DemoteRegToStack(*I, false, AllocaPoint);
+  }
+  return static_cast<unsigned>(ToDemote.size() + ToRecompute.size() + ToReload.size());
 }
 
 void eraseLifetimeMarkers(AllocaInst *A) {

@@ -152,6 +152,58 @@ entry:
   EXPECT_EQ(numMatching(F, [](Instruction &I) { return I.getName() == "x.again"; }), 1u);
 }
 
+// A loop variable that crosses a barrier in the loop is loaded again from
+// its PHI's slot after the barrier: one column for each of %k and %acc.
+// When the latch branches conditionally, a path from its store reaches a
+// use without passing the load again, so the load gets a slot of its own.
+TEST(PassTest, LoopVariablesAcrossBarriersTakeOneColumn) {
+  const char *Kernel = R"(
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+declare void @_Z7barrierj(i32)
+define i32 @__weft_wi_k(ptr addrspace(1) %out, i32 %n, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame) "weft-kernel"="k" {
+entry:
+  br label %head
+head:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %latch ]
+  %acc = phi double [ 0.0, %entry ], [ %acc.next, %latch ]
+  %more = icmp slt i32 %k, %n
+  br i1 %more, label %body, label %done
+body:
+  call void @_Z7barrierj(i32 1)
+  %f = sitofp i32 %k to double
+  %acc.next = fadd double %acc, %f
+  %k.next = add i32 %k, 1
+  br LATCH
+latch:
+  br label %head
+done:
+  store double %acc, ptr addrspace(1) %out
+  ret i32 -1
+}
+)";
+  auto frameOf = [](const std::string &Source) {
+    LLVMContext C;
+    auto M = parse(C, Source.c_str());
+    EXPECT_TRUE(M);
+    Function &F = *M->getFunction("__weft_wi_k");
+    EXPECT_TRUE(BarrierStatePass::transform(F));
+    EXPECT_FALSE(verifyModule(*M, &errs()));
+    return wi::sizeAttr(F, wi::FrameSizeAttr);
+  };
+  std::string Plain = Kernel, Conditional = Kernel;
+  Plain.replace(Plain.find("LATCH"), 5, "label %latch");
+  Conditional.replace(Conditional.find("LATCH"), 5, "label %latch");
+  // The latch may leave the loop: the store to %k's slot is no longer
+  // followed by its load on every path.
+  const std::string Latch = "latch:\n  br label %head";
+  Conditional.replace(Conditional.find(Latch), Latch.size(),
+                      "latch:\n  %stop = icmp eq i32 %k.next, 100\n  br i1 %stop, label %done, label %head");
+  // 8 + 4 bytes of columns, rounded up to the frame's 16-byte alignment;
+  // then another 8 for the load of %acc's slot, used on the way out.
+  EXPECT_EQ(frameOf(Plain), 16u);
+  EXPECT_EQ(frameOf(Conditional), 32u);
+}
+
 TEST(PassTest, BarrierFreeFunctionUntouched) {
   LLVMContext C;
   auto M = parse(C, R"(
