@@ -13,7 +13,17 @@ Kernel::Kernel(Program &P, KernelDesc D, std::shared_ptr<Executable> E, WorkGrou
   Prog->attachKernel();
 }
 
-Kernel::~Kernel() { Prog->detachKernel(); }
+// A kernel is attached to its program while the application holds it
+// (clBuildProgram's CL_INVALID_OPERATION rule), not while commands that
+// still run it do: those keep their own executable. A kernel that dies
+// without the application releasing it (a failed clCreateKernelsInProgram)
+// detaches in its destructor.
+void Kernel::lastAppReleased() { Prog->detachKernel(); }
+
+Kernel::~Kernel() {
+  if (appRefCount() != 0)
+    Prog->detachKernel();
+}
 
 Ref<Kernel> Kernel::clone() const {
   auto K = Ref<Kernel>::adopt(new Kernel(*Prog, Desc, Exe, Fn));

@@ -47,6 +47,9 @@ public:
   };
   Snapshot snapshot() const;
 
+protected:
+  void lastAppReleased() override;
+
 private:
   /// The __local arena layout: static variables, then each __local argument
   /// at the next LocalMemAlignment boundary. Returns the total size and, if

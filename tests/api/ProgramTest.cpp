@@ -321,6 +321,45 @@ TEST_F(Programs, BuildErrors) {
   EXPECT_EQ(clReleaseProgram(P), CL_SUCCESS);
 }
 
+// What attaches a kernel to its program is the application's hold on it.
+// A command still waiting to run the kernel the application released does
+// not keep the program from being rebuilt (the OpenCL-CTS's
+// multiple_build_program releases its kernel right after clFinish, before
+// a worker may have dropped the command), and that command still runs the
+// code of the build it was enqueued with.
+TEST_F(Programs, RebuildWhileAReleasedKernelStillHasACommand) {
+  const char *Source = "__kernel void k(__global int *out) { out[get_global_id(0)] = VALUE; }";
+  cl_int Err;
+  cl_program P = clCreateProgramWithSource(Context, 1, &Source, nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  ASSERT_EQ(clBuildProgram(P, 0, nullptr, "-DVALUE=1", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel K = clCreateKernel(P, "k", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  const size_t N = 64;
+  cl_mem First = buffer(N * sizeof(int)), Second = buffer(N * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &First), CL_SUCCESS);
+  cl_event Gate = clCreateUserEvent(Context, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 1, &Gate, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clReleaseKernel(K), CL_SUCCESS);
+  EXPECT_EQ(clBuildProgram(P, 0, nullptr, "-DVALUE=2", nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetUserEventStatus(Gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(clFinish(Queue), CL_SUCCESS);
+  EXPECT_EQ(read<int>(First, N), std::vector<int>(N, 1));
+  cl_kernel Rebuilt = clCreateKernel(P, "k", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Rebuilt, 0, sizeof(cl_mem), &Second), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Rebuilt, 1, nullptr, &N, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(read<int>(Second, N), std::vector<int>(N, 2));
+  // Held by the application again: attached.
+  EXPECT_EQ(clBuildProgram(P, 0, nullptr, "-DVALUE=3", nullptr, nullptr), CL_INVALID_OPERATION);
+  EXPECT_EQ(clReleaseKernel(Rebuilt), CL_SUCCESS);
+  EXPECT_EQ(clReleaseEvent(Gate), CL_SUCCESS);
+  EXPECT_EQ(clReleaseProgram(P), CL_SUCCESS);
+}
+
 TEST_F(Programs, CreateKernelErrors) {
   cl_program P = build(TwoKernels);
   OwnedPrograms.push_back(P);
