@@ -190,8 +190,8 @@ unsigned demoteNonDominating(Function &F, Instruction *AllocaPoint) {
     }
   for (Use *U : ToReload) {
     auto *L = cast<LoadInst>(U->get());
-    auto *Again = new LoadInst(L->getType(), L->getPointerOperand(), L->getName() + ".again",
-                               false, L->getAlign(), cast<Instruction>(U->getUser()));
+    auto *Again = new LoadInst(L->getType(), L->getPointerOperand(), L->getName() + ".again", false,
+                               L->getAlign(), cast<Instruction>(U->getUser()));
     U->set(Again);
   }
   for (Use *U : ToRecompute) {

@@ -196,8 +196,9 @@ done:
   // The latch may leave the loop: the store to %k's slot is no longer
   // followed by its load on every path.
   const std::string Latch = "latch:\n  br label %head";
-  Conditional.replace(Conditional.find(Latch), Latch.size(),
-                      "latch:\n  %stop = icmp eq i32 %k.next, 100\n  br i1 %stop, label %done, label %head");
+  Conditional.replace(
+      Conditional.find(Latch), Latch.size(),
+      "latch:\n  %stop = icmp eq i32 %k.next, 100\n  br i1 %stop, label %done, label %head");
   // 8 + 4 bytes of columns, rounded up to the frame's 16-byte alignment;
   // then another 8 for the load of %acc's slot, used on the way out.
   EXPECT_EQ(frameOf(Plain), 16u);

@@ -572,7 +572,8 @@ TEST(VectorizeTest, ConditionalQueriesAreHoistedNotGathered) {
     EXPECT_GT(vectorizedLoops(*WG), 0u) << K;
     for (Instruction &I : instructions(*WG))
       if (auto *Call = dyn_cast<IntrinsicInst>(&I))
-        EXPECT_NE(Call->getIntrinsicID(), Intrinsic::masked_gather) << K << ": a gather in the work-group function";
+        EXPECT_NE(Call->getIntrinsicID(), Intrinsic::masked_gather)
+            << K << ": a gather in the work-group function";
   }
 }
 
