@@ -15,9 +15,9 @@ Kernel::Kernel(Program &P, KernelDesc D, std::shared_ptr<Executable> E, WorkGrou
 
 // A kernel is attached to its program while the application holds it
 // (clBuildProgram's CL_INVALID_OPERATION rule), not while commands that
-// still run it do: those keep their own executable. A kernel that dies
-// without the application releasing it (a failed clCreateKernelsInProgram)
-// detaches in its destructor.
+// still run it do: those keep their own executable. Every kernel reaches
+// the application (clone()'s adopted reference is handed over), so the
+// destructor detaches only a kernel that would die before that.
 void Kernel::lastAppReleased() { Prog->detachKernel(); }
 
 Kernel::~Kernel() {

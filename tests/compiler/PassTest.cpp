@@ -185,6 +185,8 @@ done:
     LLVMContext C;
     auto M = parse(C, Source.c_str());
     EXPECT_TRUE(M);
+    if (!M)
+      return uint64_t(0);
     Function &F = *M->getFunction("__weft_wi_k");
     EXPECT_TRUE(BarrierStatePass::transform(F));
     EXPECT_FALSE(verifyModule(*M, &errs()));
