@@ -16,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -318,18 +319,87 @@ void DiskCache::store(const std::string &Key, const CachedBuild &B) const {
   account(W.Bytes.size());
 }
 
+std::string DiskCache::ledgerPath() const {
+  SmallString<256> P(Dir);
+  sys::path::append(P, "ledger");
+  return std::string(P.str());
+}
+
 void DiskCache::account(uint64_t Written) const {
-  // Per directory: its total at this process's last scan plus what the
-  // process has stored since.
+  // Per directory: the ledger's total when this process last read it plus
+  // what the process has stored since.
   static std::mutex M;
   static auto *Estimates = new std::map<std::string, uint64_t>;
   std::lock_guard<std::mutex> Lock(M);
+  bool InLedger = appendToLedger(Written);
   auto It = Estimates->find(Dir);
   if (It != Estimates->end() && It->second + Written <= MaxBytes) {
     It->second += Written;
     return;
   }
+  // The process's first store, or its estimate passes the limit: the
+  // ledger has every process's stores since the last listing.
+  if (std::optional<uint64_t> Total = InLedger ? readLedger() : std::nullopt;
+      Total && *Total <= MaxBytes) {
+    (*Estimates)[Dir] = *Total;
+    return;
+  }
   (*Estimates)[Dir] = trim();
+}
+
+bool DiskCache::appendToLedger(uint64_t Bytes) const {
+  // Never created here: a directory without a ledger is listed (trim()
+  // writes it), so that entries stored before it existed are counted.
+  int FD = ::open(ledgerPath().c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (FD < 0)
+    return false;
+  // One write() of a line: appends from processes storing at once do not
+  // interleave.
+  std::string Line = std::to_string(Bytes) + "\n";
+  bool Ok = ::write(FD, Line.data(), Line.size()) == ssize_t(Line.size());
+  ::close(FD);
+  return Ok;
+}
+
+std::optional<uint64_t> DiskCache::readLedger() const {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> File =
+      MemoryBuffer::getFile(ledgerPath(), /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!File)
+    return std::nullopt;
+  SmallVector<StringRef, 0> Lines;
+  StringRef((*File)->getBuffer()).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  uint64_t Total = 0;
+  for (StringRef L : Lines) {
+    uint64_t N;
+    // A line that is not a number (a damaged ledger) makes the total
+    // unknown: the caller lists the directory and writes a new ledger.
+    if (L.getAsInteger(10, N) || Total + N < Total)
+      return std::nullopt;
+    Total += N;
+  }
+  // A long ledger is folded into one line, so that reading it stays cheap.
+  // Lines other processes append meanwhile are lost; the total then runs
+  // short by them until the next listing.
+  if (Lines.size() > MaxLedgerLines)
+    writeLedger(Total);
+  return Total;
+}
+
+void DiskCache::writeLedger(uint64_t Total) const {
+  SmallString<256> Temp;
+  int FD;
+  if (sys::fs::createUniqueFile(ledgerPath() + ".tmp-%%%%%%%%", FD, Temp))
+    return;
+  bool Written;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Total << '\n';
+    OS.close();
+    Written = !OS.has_error();
+    OS.clear_error();
+  }
+  if (!Written || sys::fs::rename(Temp, ledgerPath()))
+    sys::fs::remove(Temp);
 }
 
 uint64_t DiskCache::trim() const {
@@ -350,16 +420,19 @@ uint64_t DiskCache::trim() const {
     Entries.push_back({It->path(), St.getSize(), St.getLastModificationTime()});
     Total += St.getSize();
   }
-  if (Total <= MaxBytes)
-    return Total;
-  std::sort(Entries.begin(), Entries.end(),
-            [](const Entry &A, const Entry &B) { return A.Time < B.Time; });
-  for (const Entry &E : Entries) {
-    if (Total <= MaxBytes / 4 * 3)
-      break;
-    if (!sys::fs::remove(E.Path))
-      Total -= E.Size;
+  if (Total > MaxBytes) {
+    std::sort(Entries.begin(), Entries.end(),
+              [](const Entry &A, const Entry &B) { return A.Time < B.Time; });
+    for (const Entry &E : Entries) {
+      if (Total <= MaxBytes / 4 * 3)
+        break;
+      if (!sys::fs::remove(E.Path))
+        Total -= E.Size;
+    }
   }
+  // Stores other processes make between the listing and this rename are
+  // lost to the ledger: the total runs short by them until the next listing.
+  writeLedger(Total);
   return Total;
 }
 

@@ -14,11 +14,14 @@
 // renamed, ending in a SHA-256 of its contents: a torn or corrupt entry is
 // a miss, never a wrong program. The cache keeps to MaxBytes by removing
 // the entries least recently used (loads refresh the modification time).
-// Listing the directory costs a stat per entry, so a process lists it at
-// its first store and then only when the entries it has stored since would
-// take the total it last saw past MaxBytes; entries other processes store
-// meanwhile are seen at that next listing.
-// Entries are files named <key>.wkc; nothing else in the directory is touched.
+// Listing the directory costs a stat per entry (over a second for a full
+// cache of small entries), so the total is kept in a ledger beside the
+// entries: a listing writes it, every store appends its size, and a process
+// reads it at its first store and when its own estimate passes MaxBytes; it
+// lists the directory only when the ledger's total passes MaxBytes, or when
+// there is no ledger.
+// Entries are files named <key>.wkc, the ledger is "ledger"; nothing else in
+// the directory is touched.
 //
 // WEFT_CACHE_DIR selects the directory; "off" (or "0", or empty) disables
 // the cache. Unset, it is $XDG_CACHE_HOME/weft or $HOME/.cache/weft.
@@ -76,12 +79,22 @@ public:
 
 private:
   std::string path(const std::string &Key) const;
-  /// Counts Written bytes just stored; trims when the process's estimate
-  /// of the directory's total (exact at its last listing) passes MaxBytes.
+  std::string ledgerPath() const;
+  /// Counts Written bytes just stored, in the ledger and in the process's
+  /// estimate of the total; trims when the ledger's total passes MaxBytes.
   void account(uint64_t Written) const;
+  /// Appends a line "<Bytes>" to an existing ledger; false if there is none
+  /// or it cannot be written.
+  bool appendToLedger(uint64_t Bytes) const;
+  /// The sum of the ledger's lines; nullopt if it is missing or damaged.
+  std::optional<uint64_t> readLedger() const;
+  /// Replaces the ledger by one line, Total.
+  void writeLedger(uint64_t Total) const;
   /// Lists the entries, removes the least recently used if they exceed
-  /// MaxBytes, and returns the total left.
+  /// MaxBytes, writes the total left to the ledger and returns it.
   uint64_t trim() const;
+  /// A ledger longer than this is folded into one line when read.
+  static constexpr size_t MaxLedgerLines = 1024;
   std::string Dir;
   uint64_t MaxBytes;
 };

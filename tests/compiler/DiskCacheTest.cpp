@@ -196,29 +196,84 @@ TEST_F(DiskCacheTest, TheLeastRecentlyUsedEntriesGoWhenTheCacheIsFull) {
   EXPECT_FALSE(Cache.load(Keys[1]).has_value());
 }
 
-// Listing the directory costs a stat per entry, so a store lists it only at
-// the process's first store and when the process's own count passes the
-// limit: an entry another process left meanwhile is seen at that listing.
-TEST_F(DiskCacheTest, AStoreListsTheDirectoryOnlyWhenItsCountPassesTheLimit) {
-  DiskCache Cache(Dir, /*MaxBytes=*/16 * 1024);
+// Listing the directory costs a stat per entry, so the total lives in a
+// ledger that every store appends to: a process reads it at its first store
+// and lists the directory only when the ledger's total passes the limit or
+// the ledger is missing or damaged. A second DiskCache on another spelling
+// of the directory counts as another process (the estimate is per name).
+TEST_F(DiskCacheTest, AProcessListsTheDirectoryOnlyWhenTheLedgerPassesTheLimit) {
+  auto total = [&] {
+    uint64_t T = 0;
+    for (const fs::path &P : entries())
+      T += fs::file_size(P);
+    return T;
+  };
+  auto ledger = [&] {
+    std::ifstream In(Dir + "/ledger");
+    uint64_t Sum = 0, N;
+    while (In >> N)
+      Sum += N;
+    return Sum;
+  };
   CachedBuild B;
   B.Object.assign(3000, 0xab); // entries of a little over 3000 bytes
-  Cache.store(DiskCache::key("cpu", {"0"}), B);
-  const std::string Foreign = Dir + "/foreign.wkc";
-  std::ofstream(Foreign) << std::string(12 * 1024, 'x');
-  fs::last_write_time(Foreign, fs::file_time_type::clock::now() - std::chrono::hours(1));
-  for (int I = 1; I < 5; ++I) {
-    Cache.store(DiskCache::key("cpu", {std::to_string(I)}), B);
-    ASSERT_TRUE(fs::exists(Foreign)) << I;
+  DiskCache First(Dir, /*MaxBytes=*/16 * 1024);
+  for (int I = 0; I < 4; ++I)
+    First.store(DiskCache::key("cpu", {std::to_string(I)}), B);
+  // The first store found no ledger, listed the directory and wrote one.
+  ASSERT_TRUE(fs::exists(Dir + "/ledger"));
+  EXPECT_EQ(ledger(), total());
+
+  // An entry the ledger does not know (a store whose line was lost), the
+  // least recently used.
+  const std::string Stray = Dir + "/stray.wkc";
+  std::ofstream(Stray) << std::string(2048, 'x');
+  fs::last_write_time(Stray, fs::file_time_type::clock::now() - std::chrono::hours(1));
+
+  // Another process's first store reads the ledger (a little over 15 KiB
+  // with it) and does not list: the stray entry stays.
+  DiskCache Second(Dir + "/.", /*MaxBytes=*/16 * 1024);
+  Second.store(DiskCache::key("cpu", {"4"}), B);
+  EXPECT_TRUE(fs::exists(Stray));
+  // Its next store takes the ledger past 16 KiB: the listing finds the stray
+  // entry and removes it first, and leaves at most 12 KiB, all in the ledger.
+  Second.store(DiskCache::key("cpu", {"5"}), B);
+  EXPECT_FALSE(fs::exists(Stray));
+  EXPECT_LE(total(), 12u * 1024);
+  EXPECT_EQ(ledger(), total());
+
+  // A damaged ledger, or none, is written again from a listing.
+  std::ofstream(Dir + "/ledger") << "12\nnot a number\n";
+  DiskCache Third(Dir + "/./.", /*MaxBytes=*/16 * 1024);
+  Third.store(DiskCache::key("cpu", {"6"}), B);
+  EXPECT_EQ(ledger(), total());
+  fs::remove(Dir + "/ledger");
+  DiskCache Fourth(Dir + "/././.", /*MaxBytes=*/16 * 1024);
+  Fourth.store(DiskCache::key("cpu", {"7"}), B);
+  EXPECT_EQ(ledger(), total());
+}
+
+// A long ledger is folded into one line when a process reads it.
+TEST_F(DiskCacheTest, ALongLedgerIsFoldedIntoOneLine) {
+  CachedBuild B;
+  B.Object.assign(100, 0xab);
+  DiskCache First(Dir, /*MaxBytes=*/1 << 20);
+  First.store(DiskCache::key("cpu", {"0"}), B);
+  uint64_t Listed;
+  std::ifstream(Dir + "/ledger") >> Listed;
+  {
+    std::ofstream Out(Dir + "/ledger", std::ios::app);
+    for (int I = 0; I < 2000; ++I)
+      Out << "1\n";
   }
-  // The sixth entry passes 16 KiB by this process's count: the listing
-  // finds the foreign entry too, and it is the least recently used.
-  Cache.store(DiskCache::key("cpu", {"5"}), B);
-  EXPECT_FALSE(fs::exists(Foreign));
-  uint64_t Total = 0;
-  for (const fs::path &P : entries())
-    Total += fs::file_size(P);
-  EXPECT_LE(Total, 12u * 1024);
+  DiskCache Second(Dir + "/.", /*MaxBytes=*/1 << 20);
+  Second.store(DiskCache::key("cpu", {"1"}), B);
+  std::ifstream In(Dir + "/ledger");
+  std::vector<uint64_t> Lines;
+  for (uint64_t N; In >> N;)
+    Lines.push_back(N);
+  ASSERT_EQ(Lines.size(), 1u);
+  EXPECT_EQ(Lines[0], 2 * Listed + 2000);
 }
 
 } // namespace weft::compiler::test
