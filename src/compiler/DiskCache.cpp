@@ -24,7 +24,7 @@ namespace weft::compiler {
 
 namespace {
 
-constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '2'};
+constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '3'};
 
 /// The GNU build ID of the ELF object that contains this function (libweft.so,
 /// or a test executable linking the compiler), in hex; "" if it has none.
@@ -250,11 +250,17 @@ std::optional<CachedBuild> DiskCache::load(const std::string &Key) const {
 
   Reader R(Body.drop_front(sizeof(Magic)));
   std::string StoredKey;
-  uint64_t NumKernels, NumInputs;
+  uint64_t NumObjects, NumKernels, NumInputs;
   CachedBuild B;
   if (!R.bytes(StoredKey) || StoredKey != Key || !R.bytes(B.Log) ||
-      !R.number(B.GlobalVariableSize) || !R.bytes(B.Linked) || !R.bytes(B.Object) ||
-      !R.u64(NumKernels) || NumKernels > 65536)
+      !R.number(B.GlobalVariableSize) || !R.bytes(B.Linked) || !R.u64(NumObjects) ||
+      NumObjects == 0 || NumObjects > 65536)
+    return std::nullopt;
+  B.Objects.resize(NumObjects);
+  for (std::vector<unsigned char> &Object : B.Objects)
+    if (!R.bytes(Object))
+      return std::nullopt;
+  if (!R.u64(NumKernels) || NumKernels > 65536)
     return std::nullopt;
   B.Kernels.resize(NumKernels);
   for (rt::KernelDesc &D : B.Kernels)
@@ -283,7 +289,9 @@ void DiskCache::store(const std::string &Key, const CachedBuild &B) const {
   W.bytes(B.Log);
   W.u64(B.GlobalVariableSize);
   W.bytes(B.Linked);
-  W.bytes(B.Object);
+  W.u64(B.Objects.size());
+  for (const std::vector<unsigned char> &Object : B.Objects)
+    W.bytes(Object);
   W.u64(B.Kernels.size());
   for (const rt::KernelDesc &D : B.Kernels)
     writeKernel(W, D);

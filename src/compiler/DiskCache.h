@@ -44,7 +44,8 @@ struct CachedBuild {
   std::string Log;
   size_t GlobalVariableSize = 0;
   std::vector<unsigned char> Linked;
-  std::vector<unsigned char> Object;
+  /// The program's objects (one per part, ParallelBackend).
+  std::vector<std::vector<unsigned char>> Objects;
   /// Files the build read: path and SHA-256 of the contents.
   std::vector<std::pair<std::string, std::string>> Inputs;
 };

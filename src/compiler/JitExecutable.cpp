@@ -20,7 +20,7 @@ using namespace llvm;
 namespace weft::compiler {
 
 std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilder JTMB,
-                                                     ArrayRef<unsigned char> Object,
+                                                     const std::vector<std::vector<unsigned char>> &Objects,
                                                      const std::vector<std::string> &KernelNames,
                                                      std::string &Log) {
   auto Exe = std::unique_ptr<JitExecutable>(new JitExecutable());
@@ -75,11 +75,13 @@ std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilde
   if (!addSearch(orc::DynamicLibrarySearchGenerator::Load(VectorMath::SleefLibraryName, Prefix),
                  "load SLEEF"))
     return nullptr;
-  auto Buffer = MemoryBuffer::getMemBufferCopy(
-      StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), "weft-program");
-  if (Error E = Exe->Jit->addObjectFile(std::move(Buffer))) {
-    Log += "error: cannot add the program to the JIT: " + toString(std::move(E)) + "\n";
-    return nullptr;
+  for (const std::vector<unsigned char> &Object : Objects) {
+    auto Buffer = MemoryBuffer::getMemBufferCopy(
+        StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), "weft-program");
+    if (Error E = Exe->Jit->addObjectFile(std::move(Buffer))) {
+      Log += "error: cannot add the program to the JIT: " + toString(std::move(E)) + "\n";
+      return nullptr;
+    }
   }
   for (const std::string &Name : KernelNames) {
     auto Addr = Exe->Jit->lookup(std::string(wi::WorkGroupPrefix) + Name);

@@ -18,11 +18,12 @@ namespace weft::compiler {
 
 class JitExecutable : public rt::Executable {
 public:
-  /// Links Object (a relocatable object for the host, from compile() or
-  /// the disk cache) and finds the work-group function of every kernel;
-  /// returns nullptr with a message in Log on failure.
+  /// Links Objects (relocatable objects for the host, from compile() or
+  /// the disk cache: the parts of one program, ParallelBackend) and finds
+  /// the work-group function of every kernel; returns nullptr with a
+  /// message in Log on failure.
   static std::unique_ptr<JitExecutable> create(llvm::orc::JITTargetMachineBuilder JTMB,
-                                               llvm::ArrayRef<unsigned char> Object,
+                                               const std::vector<std::vector<unsigned char>> &Objects,
                                                const std::vector<std::string> &KernelNames,
                                                std::string &Log);
   /// Generates the object code of M with TM; empty with a message in Log

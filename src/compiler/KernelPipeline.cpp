@@ -233,9 +233,7 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
   return verify(M, "the work-group passes", Log);
 }
 
-void KernelPipeline::optimize(Module &M) {
-  if (OptDisable)
-    return;
+void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -284,6 +282,14 @@ size_t KernelPipeline::globalVariableSize(const Module &M) {
 }
 
 bool KernelPipeline::run(Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log) {
+  if (!prepare(M, Kernels, Log))
+    return false;
+  if (!OptDisable)
+    optimize(M, TM);
+  return verify(M, "optimization", Log);
+}
+
+bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log) {
   if (!linkBuiltins(M, Log))
     return false;
   HostTarget::retarget(M, TM);
@@ -307,7 +313,10 @@ bool KernelPipeline::run(Module &M, std::vector<rt::KernelDesc> &Kernels, std::s
   // remarks (-pass-remarks-missed=loop-vectorize) in compiler work.
   if (const char *Dump = std::getenv("WEFT_DUMP_IR"); Dump && StringRef(Dump) == "pre")
     M.print(errs(), nullptr);
-  optimize(M);
+  return true;
+}
+
+bool KernelPipeline::verifyOptimized(Module &M, std::string &Log) {
   return verify(M, "optimization", Log);
 }
 

@@ -19,9 +19,16 @@ public:
       : TM(TM), OptDisable(OptDisable), KernelArgInfo(KernelArgInfo) {}
 
   /// Turns the front end's module M into one with a __weft_wg_<kernel>
-  /// function per kernel, and describes the kernels. Returns false with a
-  /// message in Log if the program cannot be compiled.
+  /// function per kernel, optimized, and describes the kernels. Returns
+  /// false with a message in Log if the program cannot be compiled.
   bool run(llvm::Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log);
+  /// run() without the optimization: for a caller that optimizes M itself,
+  /// in parts (ParallelBackend).
+  bool prepare(llvm::Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log);
+  /// LLVM's O3 pipeline for TM's host, with Weft's analyses and passes.
+  static void optimize(llvm::Module &M, llvm::TargetMachine &TM);
+  /// Verifies an optimized module; false with the problem in Log.
+  static bool verifyOptimized(llvm::Module &M, std::string &Log);
 
   /// Bytes of M's program-scope variables in the global address space.
   static size_t globalVariableSize(const llvm::Module &M);
@@ -33,8 +40,6 @@ public:
   static bool runWorkGroupPasses(llvm::Module &M, std::string &Log);
 
 private:
-  void optimize(llvm::Module &M);
-
   llvm::TargetMachine &TM;
   bool OptDisable;
   bool KernelArgInfo;

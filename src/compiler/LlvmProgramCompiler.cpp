@@ -11,11 +11,13 @@
 
 #include "compiler/BuildOptions.h"
 #include "compiler/ClangFrontend.h"
+#include "compiler/CompilerSession.h"
 #include "compiler/CrashRecovery.h"
 #include "compiler/DiskCache.h"
 #include "compiler/HostTarget.h"
 #include "compiler/JitExecutable.h"
 #include "compiler/KernelPipeline.h"
+#include "compiler/ParallelBackend.h"
 #include "compiler/SpirvFrontend.h"
 #include "compiler/VectorMath.h"
 
@@ -23,8 +25,6 @@
 #include <cstdlib>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
-#include <llvm/IR/DiagnosticInfo.h>
-#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
@@ -61,44 +61,14 @@ public:
     if (Lock.owns_lock())
       Warm.store(true, std::memory_order_release);
   }
+  /// Whether a build has finished in this process: from then on a build
+  /// may use several threads too.
+  static bool warm() { return Warm.load(std::memory_order_acquire); }
 
 private:
   static inline std::mutex Mutex;
   static inline std::atomic<bool> Warm{false};
   std::unique_lock<std::mutex> Lock;
-};
-
-struct DiagnosticSink {
-  std::string Text;
-  bool HadError = false;
-};
-
-void handleDiagnostic(const DiagnosticInfo &DI, void *Context) {
-  auto *Sink = static_cast<DiagnosticSink *>(Context);
-  if (!Sink || DI.getSeverity() == DS_Remark || DI.getSeverity() == DS_Note)
-    return;
-  raw_string_ostream OS(Sink->Text);
-  DiagnosticPrinterRawOStream DP(OS);
-  OS << (DI.getSeverity() == DS_Error ? "error: " : "warning: ");
-  DI.print(DP);
-  OS << "\n";
-  if (DI.getSeverity() == DS_Error)
-    Sink->HadError = true;
-}
-
-/// A fresh LLVMContext whose diagnostics go to Sink. Not movable: the
-/// context holds a pointer to Sink.
-struct Session {
-  Session() : Context(std::make_unique<LLVMContext>()) {
-    Context->setDiagnosticHandlerCallBack(handleDiagnostic, &Sink);
-    // Opaque pointers, as Clang 15 makes, whatever a bitcode input holds.
-    Context->setOpaquePointers(true);
-  }
-  Session(const Session &) = delete;
-  Session &operator=(const Session &) = delete;
-
-  std::unique_ptr<LLVMContext> Context;
-  DiagnosticSink Sink;
 };
 
 std::vector<unsigned char> writeBitcode(const Module &M) {
@@ -151,7 +121,7 @@ std::optional<rt::BuildOutput> loadCached(const std::optional<CacheSlot> &Slot) 
   for (const rt::KernelDesc &D : B->Kernels)
     Names.push_back(D.Name);
   std::string Log;
-  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(Slot->Target, B->Object, Names, Log);
+  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(Slot->Target, B->Objects, Names, Log);
   if (!Exe)
     return std::nullopt;
   rt::BuildOutput Out;
@@ -184,28 +154,25 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   rt::BuildOutput Out;
   KernelPipeline Pipeline(**TM, OptDisable, KernelArgInfo);
   Out.GlobalVariableSize = KernelPipeline::globalVariableSize(*M);
-  if (!Pipeline.run(*M, Out.Kernels, Log) || S.Sink.HadError)
+  if (!Pipeline.prepare(*M, Out.Kernels, Log) || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
-  // WEFT_DUMP_IR=1: the module as the JIT gets it, for compiler work
-  // (WEFT_DUMP_IR=pre: as O3 gets it, KernelPipeline.cpp).
-  if (const char *Dump = std::getenv("WEFT_DUMP_IR");
-      Dump && *Dump && *Dump != '0' && std::string_view(Dump) != "pre")
-    M->print(llvm::errs(), nullptr);
-
-  std::vector<unsigned char> Object = JitExecutable::compile(*M, **TM, Log);
-  if (Object.empty() || S.Sink.HadError)
+  // O3 and code generation, in parts that run at once, except in the
+  // process's first build (FirstBuildGuard).
+  std::vector<std::vector<unsigned char>> Objects =
+      ParallelBackend::run(*M, *JTMB, OptDisable, FirstBuildGuard::warm(), Log);
+  if (Objects.empty() || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
   std::vector<std::string> Names;
   for (const rt::KernelDesc &D : Out.Kernels)
     Names.push_back(D.Name);
-  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(std::move(*JTMB), Object, Names, Log);
+  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(std::move(*JTMB), Objects, Names, Log);
   if (!Exe || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
   Out.Exe = std::move(Exe);
   Out.Log = Log + S.Sink.Text;
   if (Slot) {
     CachedBuild B{Out.Kernels, Out.Log, Out.GlobalVariableSize, Slot->Linked, {}, {}};
-    B.Object = std::move(Object);
+    B.Objects = std::move(Objects);
     for (const auto &[Path, Contents] : Slot->ReadFiles)
       B.Inputs.emplace_back(Path, DiskCache::hash(Contents));
     Slot->Cache.store(Slot->Key, B);

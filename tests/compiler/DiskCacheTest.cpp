@@ -176,7 +176,7 @@ TEST_F(DiskCacheTest, KeysSeparateTheirParts) {
 TEST_F(DiskCacheTest, TheLeastRecentlyUsedEntriesGoWhenTheCacheIsFull) {
   DiskCache Cache(Dir, /*MaxBytes=*/16 * 1024);
   CachedBuild B;
-  B.Object.assign(3000, 0xab);
+  B.Objects = {std::vector<unsigned char>(3000, 0xab)};
   std::vector<std::string> Keys;
   for (int I = 0; I < 8; ++I) {
     Keys.push_back(DiskCache::key("cpu", {std::to_string(I)}));
@@ -216,7 +216,7 @@ TEST_F(DiskCacheTest, AProcessListsTheDirectoryOnlyWhenTheLedgerPassesTheLimit) 
     return Sum;
   };
   CachedBuild B;
-  B.Object.assign(3000, 0xab); // entries of a little over 3000 bytes
+  B.Objects = {std::vector<unsigned char>(3000, 0xab)}; // entries of a little over 3000 bytes
   DiskCache First(Dir, /*MaxBytes=*/16 * 1024);
   for (int I = 0; I < 4; ++I)
     First.store(DiskCache::key("cpu", {std::to_string(I)}), B);
@@ -256,7 +256,7 @@ TEST_F(DiskCacheTest, AProcessListsTheDirectoryOnlyWhenTheLedgerPassesTheLimit) 
 // A long ledger is folded into one line when a process reads it.
 TEST_F(DiskCacheTest, ALongLedgerIsFoldedIntoOneLine) {
   CachedBuild B;
-  B.Object.assign(100, 0xab);
+  B.Objects = {std::vector<unsigned char>(100, 0xab)};
   DiskCache First(Dir, /*MaxBytes=*/1 << 20);
   First.store(DiskCache::key("cpu", {"0"}), B);
   uint64_t Listed;

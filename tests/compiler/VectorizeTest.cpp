@@ -570,10 +570,12 @@ TEST(VectorizeTest, ConditionalQueriesAreHoistedNotGathered) {
     Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + K);
     ASSERT_NE(WG, nullptr) << K;
     EXPECT_GT(vectorizedLoops(*WG), 0u) << K;
-    for (Instruction &I : instructions(*WG))
-      if (auto *Call = dyn_cast<IntrinsicInst>(&I))
+    for (Instruction &I : instructions(*WG)) {
+      if (auto *Call = dyn_cast<IntrinsicInst>(&I)) {
         EXPECT_NE(Call->getIntrinsicID(), Intrinsic::masked_gather)
             << K << ": a gather in the work-group function";
+      }
+    }
   }
 }
 
