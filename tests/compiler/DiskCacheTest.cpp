@@ -7,6 +7,7 @@
 #include "compiler/DiskCache.h"
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -80,6 +81,29 @@ TEST_F(DiskCacheTest, ALaterBuildLoadsTheCachedProgramAndRunsTheSame) {
   EXPECT_EQ(B->PrivateFrameSize, A->PrivateFrameSize);
   EXPECT_EQ(B->Args[0].TypeName, A->Args[0].TypeName);
   EXPECT_EQ(Second.log(), First.log());
+}
+
+// A program compiled in parts (ParallelBackend) is stored with every
+// part's object; loaded, its kernels still share its variables.
+TEST_F(DiskCacheTest, AProgramOfSeveralPartsLoadsWhole) {
+  const std::string Src = Salt + R"(
+    global int shared_value;
+    kernel void put(int v) { shared_value = v; }
+    kernel void get(global int *out) { out[get_global_id(0)] = shared_value * 2; })";
+  Program Warm; // the process's first build is compiled whole
+  ASSERT_TRUE(Warm.build("kernel void w(global int *o) { *o = 0; }"));
+  tbb::task_arena Arena(4);
+  for (bool Cached : {false, true}) {
+    Program P;
+    bool Built = false;
+    Arena.execute([&] { Built = P.build(Src, "-cl-std=CL3.0"); });
+    ASSERT_TRUE(Built);
+    EXPECT_EQ(P.fromDiskCache(), Cached);
+    std::vector<int> Out(4, 0);
+    ASSERT_TRUE(P.run("put", range1(1, 1), {Arg::value(21)}));
+    ASSERT_TRUE(P.run("get", range1(4, 4), {Arg::pointer(Out.data())}));
+    EXPECT_EQ(Out, std::vector<int>(4, 42)) << Cached;
+  }
 }
 
 TEST_F(DiskCacheTest, TheEntryKeepsWhetherAKernelUsesSubGroups) {
