@@ -17,6 +17,7 @@
 #include <tbb/task_arena.h>
 
 #include <map>
+#include <thread>
 
 using namespace llvm;
 
@@ -156,6 +157,31 @@ TEST(ParallelBackendTest, KernelsInDifferentPartsShareTheProgramsVariables) {
       Expected += I * (I % 4 + 1);
     }
   }
+}
+
+// Builds on several host threads at once, each in parts on its own threads:
+// the parts share nothing but read-only LLVM state.
+TEST(ParallelBackendTest, ConcurrentBuildsInPartsRunTheSame) {
+  Program Warm;
+  ASSERT_TRUE(Warm.build("kernel void k(global int *o) { *o = 1; }"));
+  std::vector<int> Results(4, 0);
+  std::vector<std::thread> Builders;
+  for (int T = 0; T < 4; ++T)
+    Builders.emplace_back([&, T] {
+      tbb::task_arena Arena(4);
+      Program P;
+      bool Built = false;
+      // Another program per thread (a comment): no cache of any kind answers.
+      Arena.execute([&] { Built = P.build(Source + "// " + std::to_string(T), "-cl-std=CL3.0"); });
+      int Out[3] = {};
+      if (Built && P.run("write_vars", range1(1, 1), {Arg::value(T)}) &&
+          P.run("bump", range1(1, 1), {}) && P.run("read_vars", range1(1, 1), {Arg::pointer(Out)}))
+        Results[T] = Out[0] * 100 + Out[1];
+    });
+  for (std::thread &B : Builders)
+    B.join();
+  for (int T = 0; T < 4; ++T)
+    EXPECT_EQ(Results[T], (T + 2) * 100 + T + 1) << T;
 }
 
 } // namespace weft::compiler::test
