@@ -19,10 +19,10 @@ using namespace llvm;
 
 namespace weft::compiler {
 
-std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilder JTMB,
-                                                     const std::vector<std::vector<unsigned char>> &Objects,
-                                                     const std::vector<std::string> &KernelNames,
-                                                     std::string &Log) {
+std::unique_ptr<JitExecutable>
+JitExecutable::create(orc::JITTargetMachineBuilder JTMB,
+                      const std::vector<std::vector<unsigned char>> &Objects,
+                      const std::vector<std::string> &KernelNames, std::string &Log) {
   auto Exe = std::unique_ptr<JitExecutable>(new JitExecutable());
   auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(JTMB)).create();
   if (!J) {

@@ -22,10 +22,10 @@ public:
   /// the disk cache: the parts of one program, ParallelBackend) and finds
   /// the work-group function of every kernel; returns nullptr with a
   /// message in Log on failure.
-  static std::unique_ptr<JitExecutable> create(llvm::orc::JITTargetMachineBuilder JTMB,
-                                               const std::vector<std::vector<unsigned char>> &Objects,
-                                               const std::vector<std::string> &KernelNames,
-                                               std::string &Log);
+  static std::unique_ptr<JitExecutable>
+  create(llvm::orc::JITTargetMachineBuilder JTMB,
+         const std::vector<std::vector<unsigned char>> &Objects,
+         const std::vector<std::string> &KernelNames, std::string &Log);
   /// Generates the object code of M with TM; empty with a message in Log
   /// on failure.
   static std::vector<unsigned char> compile(llvm::Module &M, llvm::TargetMachine &TM,

@@ -104,9 +104,9 @@ TEST(ParallelBackendTest, EachPartDefinesItsKernelsAndOnePartTheVariables) {
   // Per global symbol name: how many objects define it, how many use it.
   std::map<std::string, int> Defined, Used;
   for (const std::vector<unsigned char> &Bytes : Objects) {
-    Expected<std::unique_ptr<object::ObjectFile>> Obj = object::ObjectFile::createObjectFile(
-        MemoryBufferRef(StringRef(reinterpret_cast<const char *>(Bytes.data()), Bytes.size()),
-                        "part"));
+    Expected<std::unique_ptr<object::ObjectFile>> Obj =
+        object::ObjectFile::createObjectFile(MemoryBufferRef(
+            StringRef(reinterpret_cast<const char *>(Bytes.data()), Bytes.size()), "part"));
     ASSERT_TRUE(bool(Obj)) << toString(Obj.takeError());
     for (const object::SymbolRef &Sym : (*Obj)->symbols()) {
       Expected<uint32_t> Flags = Sym.getFlags();
