@@ -20,4 +20,9 @@ namespace weft::compiler {
 
 bool runRecoverably(const std::function<void()> &Fn);
 
+/// The build log's line for a build whose compiler crashed.
+inline constexpr const char *CrashedBuildMessage =
+    "error: internal compiler error: the compiler crashed on this program (an LLVM or Clang "
+    "fatal error or fault)\n";
+
 } // namespace weft::compiler

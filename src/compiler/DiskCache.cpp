@@ -177,6 +177,29 @@ bool readKernel(Reader &R, rt::KernelDesc &D) {
          R.number(D.UsesSubGroups);
 }
 
+/// Writes Bytes to a unique temporary name beside Path, then renames it to
+/// Path: readers see the old file, no file or the whole new one. False if
+/// it could not (nothing is left behind).
+bool replaceFile(const std::string &Path, StringRef Bytes) {
+  SmallString<256> Temp;
+  int FD;
+  if (sys::fs::createUniqueFile(Path + ".tmp-%%%%%%%%", FD, Temp))
+    return false;
+  bool Written;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Bytes;
+    OS.close();
+    Written = !OS.has_error();
+    OS.clear_error();
+  }
+  if (!Written || sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 std::optional<DiskCache> DiskCache::fromEnvironment() {
@@ -304,26 +327,8 @@ void DiskCache::store(const std::string &Key, const CachedBuild &B) const {
       ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(W.Bytes.data()), W.Bytes.size()));
   W.Bytes.append(reinterpret_cast<const char *>(Sum.data()), Sum.size());
 
-  if (sys::fs::create_directories(Dir))
+  if (sys::fs::create_directories(Dir) || !replaceFile(path(Key), W.Bytes))
     return;
-  // A unique temporary name in the same directory, then an atomic rename:
-  // readers see the old entry, no entry or the whole new one.
-  SmallString<256> Temp;
-  int FD;
-  if (sys::fs::createUniqueFile(path(Key) + ".tmp-%%%%%%%%", FD, Temp))
-    return;
-  bool Written;
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << W.Bytes;
-    OS.close();
-    Written = !OS.has_error();
-    OS.clear_error();
-  }
-  if (!Written || sys::fs::rename(Temp, path(Key))) {
-    sys::fs::remove(Temp);
-    return;
-  }
   account(W.Bytes.size());
 }
 
@@ -394,20 +399,7 @@ std::optional<uint64_t> DiskCache::readLedger() const {
 }
 
 void DiskCache::writeLedger(uint64_t Total) const {
-  SmallString<256> Temp;
-  int FD;
-  if (sys::fs::createUniqueFile(ledgerPath() + ".tmp-%%%%%%%%", FD, Temp))
-    return;
-  bool Written;
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Total << '\n';
-    OS.close();
-    Written = !OS.has_error();
-    OS.clear_error();
-  }
-  if (!Written || sys::fs::rename(Temp, ledgerPath()))
-    sys::fs::remove(Temp);
+  replaceFile(ledgerPath(), std::to_string(Total) + "\n");
 }
 
 uint64_t DiskCache::trim() const {

@@ -76,20 +76,6 @@ namespace weft::compiler {
 
 namespace {
 
-void runModulePasses(Module &M, ModulePassManager &MPM, TargetMachine *TM) {
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB(TM);
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  MPM.run(M, MAM);
-}
-
 /// Which part of the builtin library defines each of its external symbols,
 /// read once per process from the parts' symbol lists.
 const StringMap<unsigned> &builtinDefinitions() {
@@ -118,6 +104,20 @@ bool verify(Module &M, const char *Stage, std::string &Log) {
 }
 
 } // namespace
+
+void KernelPipeline::runModulePasses(Module &M, ModulePassManager &MPM) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  MPM.run(M, MAM);
+}
 
 bool KernelPipeline::linkBuiltins(Module &M, std::string &Log) {
   const std::vector<builtins::Part> &Parts = builtins::parts();
@@ -172,7 +172,7 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
     MPM.addPass(WorkItemFunctionPass());
     MPM.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     MPM.addPass(GlobalDCEPass());
-    runModulePasses(M, MPM, nullptr);
+    runModulePasses(M, MPM);
   }
   for (Function &F : M) {
     if (!wi::isWorkItemFunction(F))
@@ -197,7 +197,7 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
     MPM.addPass(PrintfPass());
     MPM.addPass(createModuleToFunctionPassAdaptor(AtomicPass()));
     MPM.addPass(createModuleToFunctionPassAdaptor(SafeDivisionPass()));
-    runModulePasses(M, MPM, nullptr);
+    runModulePasses(M, MPM);
   }
   for (Function &F : M)
     if (F.hasFnAttribute("weft-error")) {
@@ -210,7 +210,7 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
     MPM.addPass(WorkGroupLoopPass());
     MPM.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     MPM.addPass(GlobalDCEPass());
-    runModulePasses(M, MPM, nullptr);
+    runModulePasses(M, MPM);
   }
   for (Function &F : M) {
     if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty())

@@ -6,6 +6,7 @@
 #include "runtime/ProgramCompiler.h"
 
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include <string>
@@ -27,6 +28,8 @@ public:
   bool prepare(llvm::Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log);
   /// LLVM's O3 pipeline for TM's host, with Weft's analyses and passes.
   static void optimize(llvm::Module &M, llvm::TargetMachine &TM);
+  /// Runs MPM on M with LLVM's default analyses (no target).
+  static void runModulePasses(llvm::Module &M, llvm::ModulePassManager &MPM);
   /// Verifies an optimized module; false with the problem in Log.
   static bool verifyOptimized(llvm::Module &M, std::string &Log);
 

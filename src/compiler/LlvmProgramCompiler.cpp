@@ -185,8 +185,7 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
 template <typename Fn> auto recoverable(cl_int FailCode, Fn &&Body) -> decltype(Body()) {
   std::optional<decltype(Body())> Out;
   if (!runRecoverably([&] { Out.emplace(Body()); }))
-    return rt::BuildFailure{FailCode, "error: internal compiler error: the compiler crashed on "
-                                      "this program (an LLVM or Clang fatal error or fault)\n"};
+    return rt::BuildFailure{FailCode, CrashedBuildMessage};
   return std::move(*Out);
 }
 

@@ -11,7 +11,6 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 
@@ -98,19 +97,9 @@ void keepPart(Module &M, unsigned Index, const std::vector<std::string> &Mine) {
         GV.setInitializer(nullptr);
         GV.setLinkage(GlobalValue::ExternalLinkage);
       }
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   ModulePassManager MPM;
   MPM.addPass(GlobalDCEPass());
-  MPM.run(M, MAM);
+  KernelPipeline::runModulePasses(M, MPM);
 }
 
 /// Optimizes (unless OptDisable) and compiles M; empty with Log on failure.
@@ -203,8 +192,7 @@ ParallelBackend::run(Module &M, const orc::JITTargetMachineBuilder &JTMB, bool O
     });
     if (!Finished) {
       R.Object.clear();
-      R.Log = "error: internal compiler error: the compiler crashed on this program (an LLVM "
-              "fatal error or fault)\n";
+      R.Log = CrashedBuildMessage;
     }
   };
   tbb::parallel_for(size_t(0), Parts.size(), compilePart);
