@@ -45,3 +45,8 @@ FOR_FLOAT_TYPES(ASYNC_COPY_WIDTHS)
 OVL void wait_group_events(int num_events, event_t *event_list) {
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
+// opencl-c.h declares the list private in OpenCL C 1.x (clang's builtin
+// table, which source builds use, declares it generic in every version).
+OVL void wait_group_events(int num_events, __private event_t *event_list) {
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}

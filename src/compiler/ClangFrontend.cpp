@@ -15,11 +15,15 @@
 #include <string_view>
 #include <utility>
 
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Mangle.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/IR/Verifier.h>
@@ -107,35 +111,95 @@ std::string extensionArg() {
   return Arg;
 }
 
+/// The arguments that set the language: the target, the version in Opts,
+/// and the device's extensions and features.
+std::vector<std::string> languageArgs(const BuildOptions &Opts) {
+  return {"-triple", "spir64-unknown-unknown", "-cl-std=" + Opts.clStd(), "-resource-dir",
+          WEFT_CLANG_RESOURCE_DIR, extensionArg(),
+          // The SPIR target predefines it; the device reports no image
+          // support.
+          "-U__IMAGE_SUPPORT__",
+          // Clang leaves it to the target, and the SPIR target does not
+          // define it: the device's OpenCL version (3.0).
+          "-D__OPENCL_VERSION__=300", "-x", "cl"};
+}
+
+/// A CompilerInvocation from -cc1 arguments; nullptr, with the reason on
+/// Diag, if they do not parse.
+std::shared_ptr<clang::CompilerInvocation> invocation(const std::vector<std::string> &Args,
+                                                      llvm::raw_ostream &Diag) {
+  std::vector<const char *> CArgs;
+  for (const std::string &A : Args)
+    CArgs.push_back(A.c_str());
+  auto Invocation = std::make_shared<clang::CompilerInvocation>();
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> ArgDiagOpts = new clang::DiagnosticOptions();
+  clang::TextDiagnosticPrinter ArgPrinter(Diag, ArgDiagOpts.get());
+  clang::DiagnosticsEngine ArgDiags(new clang::DiagnosticIDs(), ArgDiagOpts.get(), &ArgPrinter,
+                                    /*ShouldOwnClient=*/false);
+  // Clang's option table is a lazily built process-wide singleton that is
+  // not safe to parse from several threads at once; builds run
+  // concurrently, so argument parsing (a tiny part of a build) is
+  // serialized.
+  static std::mutex OptionTableMutex;
+  std::unique_lock<std::mutex> Lock(OptionTableMutex);
+  bool Parsed = clang::CompilerInvocation::CreateFromArgs(*Invocation, CArgs, ArgDiags);
+  Lock.unlock();
+  if (!Parsed || ArgDiags.hasErrorOccurred())
+    return nullptr;
+  return Invocation;
+}
+
+/// Collects the mangled name of every valid function declaration at file
+/// scope.
+class DeclarationCollector : public clang::ASTConsumer {
+public:
+  explicit DeclarationCollector(std::vector<std::string> &Names) : Names(Names) {}
+
+  void HandleTranslationUnit(clang::ASTContext &Context) override {
+    std::unique_ptr<clang::MangleContext> Mangle(Context.createMangleContext());
+    for (const clang::Decl *D : Context.getTranslationUnitDecl()->decls()) {
+      const auto *F = llvm::dyn_cast<clang::FunctionDecl>(D);
+      if (!F || F->isInvalidDecl())
+        continue;
+      std::string Name;
+      if (Mangle->shouldMangleDeclName(F)) {
+        llvm::raw_string_ostream OS(Name);
+        Mangle->mangleName(F, OS);
+      } else {
+        Name = F->getName().str();
+      }
+      Names.push_back(std::move(Name));
+    }
+  }
+
+private:
+  std::vector<std::string> &Names;
+};
+
+class CollectDeclarationsAction : public clang::ASTFrontendAction {
+public:
+  explicit CollectDeclarationsAction(std::vector<std::string> &Names) : Names(Names) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
+                                                        llvm::StringRef) override {
+    return std::make_unique<DeclarationCollector>(Names);
+  }
+
+private:
+  std::vector<std::string> &Names;
+};
+
 } // namespace
 
 std::unique_ptr<llvm::Module>
 ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm::LLVMContext &Ctx,
                        std::string &Log, const std::vector<rt::EmbeddedHeader> &Headers,
                        std::vector<std::pair<std::string, std::string>> *ReadFiles) {
-  std::vector<std::string> Args = {"-triple",
-                                   "spir64-unknown-unknown",
-                                   "-emit-llvm",
-                                   "-O2",
-                                   "-disable-llvm-passes",
-                                   "-cl-std=" + Opts.clStd(),
-                                   "-fdeclare-opencl-builtins",
-                                   "-finclude-default-header",
-                                   "-resource-dir",
-                                   WEFT_CLANG_RESOURCE_DIR,
-                                   extensionArg(),
-                                   // The SPIR target predefines it; the device
-                                   // reports no image support.
-                                   "-U__IMAGE_SUPPORT__",
-                                   // Clang leaves it to the target, and the
-                                   // SPIR target does not define it: the
-                                   // device's OpenCL version (3.0).
-                                   "-D__OPENCL_VERSION__=300",
-                                   "-cl-kernel-arg-info",
-                                   "-include",
-                                   FeaturesName,
-                                   "-x",
-                                   "cl"};
+  std::vector<std::string> Args = languageArgs(Opts);
+  for (const char *A : {"-emit-llvm", "-O2", "-disable-llvm-passes", "-fdeclare-opencl-builtins",
+                        "-finclude-default-header", "-cl-kernel-arg-info", "-include", FeaturesName})
+    Args.push_back(A);
   for (const std::string &A : Opts.cc1Args())
     Args.push_back(A);
   // A header that includes another by its embedded name ("a.h" from inside
@@ -143,30 +207,12 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
   if (!Headers.empty())
     Args.push_back("-I.");
   Args.push_back(InputName);
-  std::vector<const char *> CArgs;
-  for (const std::string &A : Args)
-    CArgs.push_back(A.c_str());
-
   std::string DiagText;
   llvm::raw_string_ostream DiagStream(DiagText);
-  auto Invocation = std::make_shared<clang::CompilerInvocation>();
-  {
-    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> ArgDiagOpts = new clang::DiagnosticOptions();
-    clang::TextDiagnosticPrinter ArgPrinter(DiagStream, ArgDiagOpts.get());
-    clang::DiagnosticsEngine ArgDiags(new clang::DiagnosticIDs(), ArgDiagOpts.get(), &ArgPrinter,
-                                      /*ShouldOwnClient=*/false);
-    // Clang's option table is a lazily built process-wide singleton that is
-    // not safe to parse from several threads at once; builds run
-    // concurrently, so argument parsing (a tiny part of a build) is
-    // serialized.
-    static std::mutex OptionTableMutex;
-    std::unique_lock<std::mutex> Lock(OptionTableMutex);
-    bool Parsed = clang::CompilerInvocation::CreateFromArgs(*Invocation, CArgs, ArgDiags);
-    Lock.unlock();
-    if (!Parsed || ArgDiags.hasErrorOccurred()) {
-      Log += DiagStream.str();
-      return nullptr;
-    }
+  std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(Args, DiagStream);
+  if (!Invocation) {
+    Log += DiagStream.str();
+    return nullptr;
   }
   Invocation->getPreprocessorOpts().addRemappedFile(
       InputName, llvm::MemoryBuffer::getMemBufferCopy(Source, InputName).release());
@@ -225,6 +271,39 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
     return nullptr;
   }
   return M;
+}
+
+std::vector<std::string> ClangFrontend::declaredBuiltins(const BuildOptions &Opts,
+                                                        std::string &Log) {
+  std::vector<std::string> Args = languageArgs(Opts);
+  Args.push_back("-fsyntax-only");
+  Args.push_back(InputName);
+  std::string DiagText;
+  llvm::raw_string_ostream DiagStream(DiagText);
+  std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(Args, DiagStream);
+  if (!Invocation) {
+    Log += DiagStream.str();
+    return {};
+  }
+  // The prelude goes between the two headers: opencl-c-base.h defines the
+  // header-only macros, opencl-c.h declares by them.
+  const std::string Source =
+      "#include <opencl-c-base.h>\n" + featuresPrelude() + "#include <opencl-c.h>\n";
+  Invocation->getPreprocessorOpts().addRemappedFile(
+      InputName, llvm::MemoryBuffer::getMemBufferCopy(Source, InputName).release());
+  Invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
+  Invocation->getFrontendOpts().DisableFree = false;
+
+  clang::CompilerInstance Instance;
+  Instance.setInvocation(Invocation);
+  // clang 15's opencl-c.h declares the image functions whatever the
+  // features say; those declarations are errors (and invalid) here.
+  Instance.createDiagnostics(new clang::IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+  std::vector<std::string> Names;
+  CollectDeclarationsAction Action(Names);
+  if (!Instance.ExecuteAction(Action) && Names.empty())
+    Log += "error: clang's opencl-c.h did not parse\n";
+  return Names;
 }
 
 } // namespace weft::compiler

@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace weft::compiler {
 
@@ -30,6 +31,16 @@ public:
                                                llvm::LLVMContext &Ctx, std::string &Log,
                                                const std::vector<rt::EmbeddedHeader> &Headers = {},
                                                std::vector<std::pair<std::string, std::string>> *ReadFiles = nullptr);
+
+  /// The mangled name of every function that clang's full OpenCL C header
+  /// (opencl-c.h, which the builtin library is compiled against) declares
+  /// for the language version in Opts and exactly the device's extensions
+  /// and features; the declarations clang rejects for a feature the device
+  /// does not report (images) are left out. For checking that the library
+  /// is complete (BuiltinCoverageTest). Builds themselves declare the
+  /// builtins from clang's table (-fdeclare-opencl-builtins), which mirrors
+  /// the header.
+  static std::vector<std::string> declaredBuiltins(const BuildOptions &Opts, std::string &Log);
 };
 
 } // namespace weft::compiler

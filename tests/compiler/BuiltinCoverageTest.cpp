@@ -1,0 +1,127 @@
+// The builtin library is complete: every function that clang's full OpenCL
+// C header declares for the device's extensions and features, in every
+// OpenCL C version the device accepts, is either defined by one of the library's parts or
+// lowered by a compiler pass (the work-item functions, barriers and fences,
+// the generic address space queries, printf). A builtin missing from the
+// library would otherwise surface only when a kernel calls it, as a build
+// failure ("unsupported OpenCL builtin").
+#include "builtins/BuiltinBitcode.h"
+#include "compiler/BuildOptions.h"
+#include "compiler/ClangFrontend.h"
+#include "compiler/OpenClNames.h"
+#include "runtime/Capabilities.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace weft::compiler::test {
+
+namespace {
+
+/// The external symbols the library's parts define.
+std::set<std::string, std::less<>> definedByTheLibrary() {
+  std::set<std::string, std::less<>> Defined;
+  for (const builtins::Part &P : builtins::parts()) {
+    std::string_view Symbols = P.Symbols;
+    while (!Symbols.empty()) {
+      size_t End = Symbols.find('\n');
+      std::string_view Line = Symbols.substr(0, End);
+      if (!Line.empty())
+        Defined.emplace(Line);
+      Symbols.remove_prefix(End == std::string_view::npos ? Symbols.size() : End + 1);
+    }
+  }
+  return Defined;
+}
+
+/// What the work-group passes replace before the library is linked.
+bool loweredByAPass(const std::string &Name) {
+  return classifyWorkItemFn(Name) != WorkItemFn::None || isBarrierName(Name) ||
+         isFenceName(Name) || classifyAddressSpaceFn(Name) != AddressSpaceFn::None ||
+         Name == "printf";
+}
+
+/// clang 15's opencl-c.h still declares, on __global and __local objects,
+/// atomic_fetch_{or,xor,and,min} overloads whose operand has the other
+/// signedness than the atomic_intptr_t or atomic_uintptr_t object. OpenCL C
+/// 3.0.6 (6.15.12.7.5) gives those keys the object's own type, clang
+/// removed the generic ones (D98418), and clang's builtin table, which
+/// builds use, declares none of them.
+bool mixedSignednessLeftover(const std::string &Name) {
+  static const std::regex Pattern(
+      "^_Z[0-9]+atomic_fetch_(or|xor|and|min)(_explicit)?PU3AS[13]VU7_Atomic(ml|lm).*");
+  return std::regex_match(Name, Pattern);
+}
+
+/// OpenCL C 1.x declares the image functions whatever the device; Weft's
+/// device reports no image support (CL_DEVICE_IMAGE_SUPPORT false), and a
+/// kernel calling one fails to build.
+bool imageFunction(const std::string &Name) { return Name.find("ocl_image") != std::string::npos; }
+
+/// "-cl-std=CL1.2" for OpenCL C 1.2.
+std::string clStdOption(cl_version V) {
+  return "-cl-std=CL" + std::to_string(CL_VERSION_MAJOR(V)) + "." +
+         std::to_string(CL_VERSION_MINOR(V));
+}
+
+} // namespace
+
+// In every OpenCL C version the device accepts (CL_DEVICE_OPENCL_C_ALL_VERSIONS).
+TEST(BuiltinCoverageTest, EveryDeclaredBuiltinIsDefinedOrLowered) {
+  const std::set<std::string, std::less<>> Defined = definedByTheLibrary();
+  ASSERT_GT(Defined.size(), 5000u) << "the library's symbol lists are missing";
+  for (const rt::NamedVersion &Version : rt::OpenCLCVersions) {
+    const std::string Std = clStdOption(Version.Version);
+    std::string Why, Log;
+    std::optional<BuildOptions> Opts = BuildOptions::parse(Std, Why);
+    ASSERT_TRUE(Opts) << Why;
+    std::vector<std::string> Declared = ClangFrontend::declaredBuiltins(*Opts, Log);
+    EXPECT_TRUE(Log.empty()) << Log;
+    // Math, integer, conversions, vector loads and stores alone are
+    // thousands; a short list means the header did not parse.
+    EXPECT_GT(Declared.size(), 5000u) << Std;
+    std::vector<std::string> Missing;
+    for (const std::string &Name : Declared)
+      if (!Defined.count(Name) && !loweredByAPass(Name) && !mixedSignednessLeftover(Name) &&
+          !imageFunction(Name))
+        Missing.push_back(Name);
+    std::string Shown;
+    for (size_t I = 0; I < Missing.size() && I < 40; ++I)
+      Shown += "  " + Missing[I] + "\n";
+    EXPECT_TRUE(Missing.empty()) << Std << ": " << Missing.size()
+                                 << " declared builtins are neither defined nor lowered:\n"
+                                 << Shown;
+  }
+}
+
+// The check above must be able to fail: a declaration the library lacks,
+// and one that a feature the device does not report keeps out, are told
+// apart.
+TEST(BuiltinCoverageTest, TheDeclarationsFollowTheDevicesFeatures) {
+  std::string Why, Log;
+  std::optional<BuildOptions> Opts = BuildOptions::parse("-cl-std=CL3.0", Why);
+  ASSERT_TRUE(Opts) << Why;
+  std::vector<std::string> Declared = ClangFrontend::declaredBuiltins(*Opts, Log);
+  const std::set<std::string> Names(Declared.begin(), Declared.end());
+  // Declared and defined: sin(float), the generic atomic_fetch_add(int).
+  EXPECT_TRUE(Names.count("_Z3sinf"));
+  EXPECT_TRUE(Names.count("_Z16atomic_fetch_addPU3AS4VU7_Atomicii"));
+  // Not reported, so not declared: cl_khr_subgroup_ballot's
+  // sub_group_ballot, cl_ext_float_atomics' atomic_fetch_add(float), and
+  // the image functions (__opencl_c_images).
+  EXPECT_FALSE(Names.count("_Z16sub_group_balloti"));
+  EXPECT_FALSE(Names.count("_Z16atomic_fetch_addPU3AS4VU7_Atomicff"));
+  for (const std::string &N : Names)
+    EXPECT_EQ(N.find("image"), std::string::npos) << N;
+  // Work-item functions are declared and lowered, not defined.
+  EXPECT_TRUE(Names.count("_Z13get_global_idj"));
+  EXPECT_TRUE(loweredByAPass("_Z13get_global_idj"));
+  EXPECT_FALSE(definedByTheLibrary().count("_Z13get_global_idj"));
+}
+
+} // namespace weft::compiler::test
