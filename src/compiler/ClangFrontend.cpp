@@ -18,6 +18,7 @@
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Mangle.h>
+#include <clang/AST/PrettyPrinter.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/CodeGen/CodeGenAction.h>
@@ -149,45 +150,49 @@ std::shared_ptr<clang::CompilerInvocation> invocation(const std::vector<std::str
   return Invocation;
 }
 
-/// Collects the mangled name of every valid function declaration at file
-/// scope.
+/// Collects every valid function declaration at file scope.
 class DeclarationCollector : public clang::ASTConsumer {
 public:
-  explicit DeclarationCollector(std::vector<std::string> &Names) : Names(Names) {}
+  explicit DeclarationCollector(std::vector<ClangFrontend::Declaration> &Out) : Out(Out) {}
 
   void HandleTranslationUnit(clang::ASTContext &Context) override {
     std::unique_ptr<clang::MangleContext> Mangle(Context.createMangleContext());
+    clang::PrintingPolicy Policy(Context.getLangOpts());
     for (const clang::Decl *D : Context.getTranslationUnitDecl()->decls()) {
       const auto *F = llvm::dyn_cast<clang::FunctionDecl>(D);
       if (!F || F->isInvalidDecl())
         continue;
-      std::string Name;
+      ClangFrontend::Declaration Decl;
+      Decl.Name = F->getName().str();
       if (Mangle->shouldMangleDeclName(F)) {
-        llvm::raw_string_ostream OS(Name);
+        llvm::raw_string_ostream OS(Decl.MangledName);
         Mangle->mangleName(F, OS);
       } else {
-        Name = F->getName().str();
+        Decl.MangledName = Decl.Name;
       }
-      Names.push_back(std::move(Name));
+      for (const clang::ParmVarDecl *P : F->parameters())
+        Decl.ParamTypes.push_back(P->getType().getAsString(Policy));
+      Decl.Variadic = F->isVariadic();
+      Out.push_back(std::move(Decl));
     }
   }
 
 private:
-  std::vector<std::string> &Names;
+  std::vector<ClangFrontend::Declaration> &Out;
 };
 
 class CollectDeclarationsAction : public clang::ASTFrontendAction {
 public:
-  explicit CollectDeclarationsAction(std::vector<std::string> &Names) : Names(Names) {}
+  explicit CollectDeclarationsAction(std::vector<ClangFrontend::Declaration> &Out) : Out(Out) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
                                                         llvm::StringRef) override {
-    return std::make_unique<DeclarationCollector>(Names);
+    return std::make_unique<DeclarationCollector>(Out);
   }
 
 private:
-  std::vector<std::string> &Names;
+  std::vector<ClangFrontend::Declaration> &Out;
 };
 
 } // namespace
@@ -273,8 +278,8 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
   return M;
 }
 
-std::vector<std::string> ClangFrontend::declaredBuiltins(const BuildOptions &Opts,
-                                                        std::string &Log) {
+std::vector<ClangFrontend::Declaration> ClangFrontend::declaredBuiltins(const BuildOptions &Opts,
+                                                                      std::string &Log) {
   std::vector<std::string> Args = languageArgs(Opts);
   Args.push_back("-fsyntax-only");
   Args.push_back(InputName);
@@ -299,11 +304,11 @@ std::vector<std::string> ClangFrontend::declaredBuiltins(const BuildOptions &Opt
   // clang 15's opencl-c.h declares the image functions whatever the
   // features say; those declarations are errors (and invalid) here.
   Instance.createDiagnostics(new clang::IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
-  std::vector<std::string> Names;
-  CollectDeclarationsAction Action(Names);
-  if (!Instance.ExecuteAction(Action) && Names.empty())
+  std::vector<Declaration> Declarations;
+  CollectDeclarationsAction Action(Declarations);
+  if (!Instance.ExecuteAction(Action) && Declarations.empty())
     Log += "error: clang's opencl-c.h did not parse\n";
-  return Names;
+  return Declarations;
 }
 
 } // namespace weft::compiler

@@ -32,15 +32,22 @@ public:
                                                const std::vector<rt::EmbeddedHeader> &Headers = {},
                                                std::vector<std::pair<std::string, std::string>> *ReadFiles = nullptr);
 
-  /// The mangled name of every function that clang's full OpenCL C header
-  /// (opencl-c.h, which the builtin library is compiled against) declares
-  /// for the language version in Opts and exactly the device's extensions
-  /// and features; the declarations clang rejects for a feature the device
-  /// does not report (images) are left out. For checking that the library
-  /// is complete (BuiltinCoverageTest). Builds themselves declare the
-  /// builtins from clang's table (-fdeclare-opencl-builtins), which mirrors
-  /// the header.
-  static std::vector<std::string> declaredBuiltins(const BuildOptions &Opts, std::string &Log);
+  /// A function of clang's full OpenCL C header.
+  struct Declaration {
+    std::string MangledName;            ///< "_Z3sinf"
+    std::string Name;                   ///< "sin"
+    std::vector<std::string> ParamTypes; ///< as OpenCL C spells them: "__global float *"
+    bool Variadic = false;
+  };
+
+  /// Every function that clang's full OpenCL C header (opencl-c.h, which
+  /// the builtin library is compiled against) declares for the language
+  /// version in Opts and exactly the device's extensions and features; the
+  /// declarations clang rejects for a feature the device does not report
+  /// are left out. For checking that the library is complete
+  /// (BuiltinCoverageTest). Builds themselves declare the builtins from
+  /// clang's table (-fdeclare-opencl-builtins), which mirrors the header.
+  static std::vector<Declaration> declaredBuiltins(const BuildOptions &Opts, std::string &Log);
 };
 
 } // namespace weft::compiler
