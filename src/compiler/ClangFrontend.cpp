@@ -125,9 +125,10 @@ std::vector<std::string> languageArgs(const BuildOptions &Opts) {
           "-D__OPENCL_VERSION__=300", "-x", "cl"};
 }
 
-/// A CompilerInvocation from -cc1 arguments; nullptr, with the reason on
-/// Diag, if they do not parse.
+/// A CompilerInvocation from -cc1 arguments, its input (InputName) the
+/// in-memory Source; nullptr, with the reason on Diag, if they do not parse.
 std::shared_ptr<clang::CompilerInvocation> invocation(const std::vector<std::string> &Args,
+                                                      const std::string &Source,
                                                       llvm::raw_ostream &Diag) {
   std::vector<const char *> CArgs;
   for (const std::string &A : Args)
@@ -147,6 +148,10 @@ std::shared_ptr<clang::CompilerInvocation> invocation(const std::vector<std::str
   Lock.unlock();
   if (!Parsed || ArgDiags.hasErrorOccurred())
     return nullptr;
+  Invocation->getPreprocessorOpts().addRemappedFile(
+      InputName, llvm::MemoryBuffer::getMemBufferCopy(Source, InputName).release());
+  Invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
+  Invocation->getFrontendOpts().DisableFree = false;
   return Invocation;
 }
 
@@ -214,13 +219,11 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
   Args.push_back(InputName);
   std::string DiagText;
   llvm::raw_string_ostream DiagStream(DiagText);
-  std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(Args, DiagStream);
+  std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(Args, Source, DiagStream);
   if (!Invocation) {
     Log += DiagStream.str();
     return nullptr;
   }
-  Invocation->getPreprocessorOpts().addRemappedFile(
-      InputName, llvm::MemoryBuffer::getMemBufferCopy(Source, InputName).release());
   // -include looks the prelude up from the working directory ("./name").
   for (const std::string &Path : {std::string(FeaturesName), std::string("./") + FeaturesName})
     Invocation->getPreprocessorOpts().addRemappedFile(
@@ -231,8 +234,6 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
       Invocation->getPreprocessorOpts().addRemappedFile(
           Path, llvm::MemoryBuffer::getMemBufferCopy(H.Source, Path).release());
   }
-  Invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
-  Invocation->getFrontendOpts().DisableFree = false;
 
   clang::CompilerInstance Instance;
   Instance.setInvocation(Invocation);
@@ -283,21 +284,17 @@ std::vector<ClangFrontend::Declaration> ClangFrontend::declaredBuiltins(const Bu
   std::vector<std::string> Args = languageArgs(Opts);
   Args.push_back("-fsyntax-only");
   Args.push_back(InputName);
-  std::string DiagText;
-  llvm::raw_string_ostream DiagStream(DiagText);
-  std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(Args, DiagStream);
-  if (!Invocation) {
-    Log += DiagStream.str();
-    return {};
-  }
   // The prelude goes between the two headers: opencl-c-base.h defines the
   // header-only macros, opencl-c.h declares by them.
   const std::string Source =
       "#include <opencl-c-base.h>\n" + featuresPrelude() + "#include <opencl-c.h>\n";
-  Invocation->getPreprocessorOpts().addRemappedFile(
-      InputName, llvm::MemoryBuffer::getMemBufferCopy(Source, InputName).release());
-  Invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
-  Invocation->getFrontendOpts().DisableFree = false;
+  std::string DiagText;
+  llvm::raw_string_ostream DiagStream(DiagText);
+  std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(Args, Source, DiagStream);
+  if (!Invocation) {
+    Log += DiagStream.str();
+    return {};
+  }
 
   clang::CompilerInstance Instance;
   Instance.setInvocation(Invocation);

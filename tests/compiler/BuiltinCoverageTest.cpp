@@ -71,6 +71,17 @@ std::string clStdOption(cl_version V) {
          std::to_string(CL_VERSION_MINOR(V));
 }
 
+/// Fails, naming the first few, if any of What is missing.
+void expectNoneMissing(const std::string &Std, const char *What,
+                       const std::vector<std::string> &Missing) {
+  std::string Shown;
+  for (size_t I = 0; I < Missing.size() && I < 40; ++I)
+    Shown += "  " + Missing[I] + "\n";
+  EXPECT_TRUE(Missing.empty()) << Std << ": " << Missing.size() << " " << What
+                               << " are neither defined nor lowered:\n"
+                               << Shown;
+}
+
 } // namespace
 
 // In every OpenCL C version the device accepts (CL_DEVICE_OPENCL_C_ALL_VERSIONS).
@@ -92,12 +103,7 @@ TEST(BuiltinCoverageTest, EveryDeclaredBuiltinIsDefinedOrLowered) {
       if (!Defined.count(D.MangledName) && !loweredByAPass(D.MangledName) &&
           !mixedSignednessLeftover(D.MangledName) && !imageFunction(D.MangledName))
         Missing.push_back(D.MangledName);
-    std::string Shown;
-    for (size_t I = 0; I < Missing.size() && I < 40; ++I)
-      Shown += "  " + Missing[I] + "\n";
-    EXPECT_TRUE(Missing.empty()) << Std << ": " << Missing.size()
-                                 << " declared builtins are neither defined nor lowered:\n"
-                                 << Shown;
+    expectNoneMissing(Std, "declared builtins", Missing);
   }
 }
 
@@ -144,12 +150,7 @@ TEST(BuiltinCoverageTest, EveryBuiltinABuildCallsIsDefinedOrLowered) {
     // Overloads the table resolves alike (a private list, a generic one)
     // share a callee, so there are fewer callees than calls.
     EXPECT_GT(Callees, 5000u) << Std;
-    std::string Shown;
-    for (size_t I = 0; I < Missing.size() && I < 40; ++I)
-      Shown += "  " + Missing[I] + "\n";
-    EXPECT_TRUE(Missing.empty()) << Std << ": " << Missing.size()
-                                 << " builtins a build calls are neither defined nor lowered:\n"
-                                 << Shown;
+    expectNoneMissing(Std, "builtins a build calls", Missing);
   }
 }
 
