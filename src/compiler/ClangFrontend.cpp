@@ -207,8 +207,9 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
                        std::string &Log, const std::vector<rt::EmbeddedHeader> &Headers,
                        std::vector<std::pair<std::string, std::string>> *ReadFiles) {
   std::vector<std::string> Args = languageArgs(Opts);
-  for (const char *A : {"-emit-llvm", "-O2", "-disable-llvm-passes", "-fdeclare-opencl-builtins",
-                        "-finclude-default-header", "-cl-kernel-arg-info", "-include", FeaturesName})
+  for (const char *A :
+       {"-emit-llvm", "-O2", "-disable-llvm-passes", "-fdeclare-opencl-builtins",
+        "-finclude-default-header", "-cl-kernel-arg-info", "-include", FeaturesName})
     Args.push_back(A);
   for (const std::string &A : Opts.cc1Args())
     Args.push_back(A);
@@ -280,7 +281,7 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
 }
 
 std::vector<ClangFrontend::Declaration> ClangFrontend::declaredBuiltins(const BuildOptions &Opts,
-                                                                      std::string &Log) {
+                                                                        std::string &Log) {
   std::vector<std::string> Args = languageArgs(Opts);
   Args.push_back("-fsyntax-only");
   Args.push_back(InputName);

@@ -34,8 +34,8 @@ public:
 
   /// A function of clang's full OpenCL C header.
   struct Declaration {
-    std::string MangledName;            ///< "_Z3sinf"
-    std::string Name;                   ///< "sin"
+    std::string MangledName;             ///< "_Z3sinf"
+    std::string Name;                    ///< "sin"
     std::vector<std::string> ParamTypes; ///< as OpenCL C spells them: "__global float *"
     bool Variadic = false;
   };

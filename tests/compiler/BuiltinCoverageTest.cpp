@@ -43,9 +43,8 @@ std::set<std::string, std::less<>> definedByTheLibrary() {
 
 /// What the work-group passes replace before the library is linked.
 bool loweredByAPass(const std::string &Name) {
-  return classifyWorkItemFn(Name) != WorkItemFn::None || isBarrierName(Name) ||
-         isFenceName(Name) || classifyAddressSpaceFn(Name) != AddressSpaceFn::None ||
-         Name == "printf";
+  return classifyWorkItemFn(Name) != WorkItemFn::None || isBarrierName(Name) || isFenceName(Name) ||
+         classifyAddressSpaceFn(Name) != AddressSpaceFn::None || Name == "printf";
 }
 
 /// clang 15's opencl-c.h still declares, on __global and __local objects,
