@@ -76,9 +76,19 @@ namespace weft::compiler {
 
 namespace {
 
-/// Which part of the builtin library defines each of its external symbols,
-/// read once per process from the parts' symbol lists.
-const StringMap<unsigned> &builtinDefinitions() {
+bool verify(Module &M, const char *Stage, std::string &Log) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (!verifyModule(M, &OS))
+    return true;
+  Log += std::string("error: internal compiler error: invalid IR after ") + Stage + ":\n" + OS.str();
+  return false;
+}
+
+} // namespace
+
+// Read once per process from the parts' symbol lists.
+const StringMap<unsigned> &KernelPipeline::builtinDefinitions() {
   static const auto *Defined = [] {
     auto *D = new StringMap<unsigned>;
     const std::vector<builtins::Part> &Parts = builtins::parts();
@@ -93,17 +103,6 @@ const StringMap<unsigned> &builtinDefinitions() {
   }();
   return *Defined;
 }
-
-bool verify(Module &M, const char *Stage, std::string &Log) {
-  std::string Text;
-  raw_string_ostream OS(Text);
-  if (!verifyModule(M, &OS))
-    return true;
-  Log += std::string("error: internal compiler error: invalid IR after ") + Stage + ":\n" + OS.str();
-  return false;
-}
-
-} // namespace
 
 void KernelPipeline::runModulePasses(Module &M, ModulePassManager &MPM) {
   LoopAnalysisManager LAM;

@@ -5,6 +5,7 @@
 
 #include "runtime/ProgramCompiler.h"
 
+#include <llvm/ADT/StringMap.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Target/TargetMachine.h>
@@ -38,6 +39,9 @@ public:
 
   /// Links the builtin library into M (only what M uses).
   static bool linkBuiltins(llvm::Module &M, std::string &Log);
+  /// Which part of the builtin library (an index into builtins::parts())
+  /// defines each of its external symbols, as linkBuiltins looks them up.
+  static const llvm::StringMap<unsigned> &builtinDefinitions();
   /// The work-group passes alone, on a module already retargeted and
   /// linked (used by run(); public for IR-level tests).
   static bool runWorkGroupPasses(llvm::Module &M, std::string &Log);

@@ -1,13 +1,14 @@
 // The builtin library is complete: every function that clang's full OpenCL
 // C header declares for the device's extensions and features, in every
-// OpenCL C version the device accepts, is either defined by one of the library's parts or
-// lowered by a compiler pass (the work-item functions, barriers and fences,
+// OpenCL C version the device accepts, is either defined by one of the
+// library's parts (as the compiler's linkBuiltins looks it up) or lowered
+// by a compiler pass (the work-item functions, barriers and fences,
 // the generic address space queries, printf). A builtin missing from the
 // library would otherwise surface only when a kernel calls it, as a build
 // failure ("unsupported OpenCL builtin").
-#include "builtins/BuiltinBitcode.h"
 #include "compiler/BuildOptions.h"
 #include "compiler/ClangFrontend.h"
+#include "compiler/KernelPipeline.h"
 #include "compiler/OpenClNames.h"
 #include "runtime/Capabilities.h"
 
@@ -18,28 +19,11 @@
 #include <regex>
 #include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace weft::compiler::test {
 
 namespace {
-
-/// The external symbols the library's parts define.
-std::set<std::string, std::less<>> definedByTheLibrary() {
-  std::set<std::string, std::less<>> Defined;
-  for (const builtins::Part &P : builtins::parts()) {
-    std::string_view Symbols = P.Symbols;
-    while (!Symbols.empty()) {
-      size_t End = Symbols.find('\n');
-      std::string_view Line = Symbols.substr(0, End);
-      if (!Line.empty())
-        Defined.emplace(Line);
-      Symbols.remove_prefix(End == std::string_view::npos ? Symbols.size() : End + 1);
-    }
-  }
-  return Defined;
-}
 
 /// What the work-group passes replace before the library is linked.
 bool loweredByAPass(const std::string &Name) {
@@ -85,7 +69,7 @@ void expectNoneMissing(const std::string &Std, const char *What,
 
 // In every OpenCL C version the device accepts (CL_DEVICE_OPENCL_C_ALL_VERSIONS).
 TEST(BuiltinCoverageTest, EveryDeclaredBuiltinIsDefinedOrLowered) {
-  const std::set<std::string, std::less<>> Defined = definedByTheLibrary();
+  const llvm::StringMap<unsigned> &Defined = KernelPipeline::builtinDefinitions();
   ASSERT_GT(Defined.size(), 5000u) << "the library's symbol lists are missing";
   for (const rt::NamedVersion &Version : rt::OpenCLCVersions) {
     const std::string Std = clStdOption(Version.Version);
@@ -113,7 +97,7 @@ TEST(BuiltinCoverageTest, EveryDeclaredBuiltinIsDefinedOrLowered) {
 // arguments of exactly its parameter types, through the real front end;
 // each function the calls resolve to must be defined or lowered.
 TEST(BuiltinCoverageTest, EveryBuiltinABuildCallsIsDefinedOrLowered) {
-  const std::set<std::string, std::less<>> Defined = definedByTheLibrary();
+  const llvm::StringMap<unsigned> &Defined = KernelPipeline::builtinDefinitions();
   for (const rt::NamedVersion &Version : rt::OpenCLCVersions) {
     const std::string Std = clStdOption(Version.Version);
     std::string Why, Log;
@@ -176,7 +160,7 @@ TEST(BuiltinCoverageTest, TheDeclarationsFollowTheDevicesFeatures) {
   // Work-item functions are declared and lowered, not defined.
   EXPECT_TRUE(Names.count("_Z13get_global_idj"));
   EXPECT_TRUE(loweredByAPass("_Z13get_global_idj"));
-  EXPECT_FALSE(definedByTheLibrary().count("_Z13get_global_idj"));
+  EXPECT_FALSE(KernelPipeline::builtinDefinitions().count("_Z13get_global_idj"));
 }
 
 } // namespace weft::compiler::test
