@@ -1,4 +1,4 @@
-// Figure 11: the compiler as an application sees it. "Cold" builds a
+// Figure 13: the compiler as an application sees it. "Cold" builds a
 // ~300-line program whose text no cache has seen (a salt unique to this
 // process, device and repetition); "cached" builds the identical text with
 // the identical options in a fresh program object, which an implementation

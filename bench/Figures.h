@@ -22,8 +22,9 @@ std::unique_ptr<Figure> makeAtomics();          // 7. atomic_add under contentio
 std::unique_ptr<Figure> makeBarriers();         // 8. barrier-heavy stencil
 std::unique_ptr<Figure> makeVectors();          // 9. float vs float4
 std::unique_ptr<Figure> makeMath();             // 10. transcendental builtins
-std::unique_ptr<Figure> makeFilter();           // 11. FIR filter, __constant taps
-std::unique_ptr<Figure> makeBuild();            // 12. cold and cached clBuildProgram
+std::unique_ptr<Figure> makeRemainders();       // 11. fmod and remainder
+std::unique_ptr<Figure> makeFilter();           // 12. FIR filter, __constant taps
+std::unique_ptr<Figure> makeBuild();            // 13. cold and cached clBuildProgram
 
 /// Every figure, in report order.
 std::vector<std::unique_ptr<Figure>> makeAllFigures();

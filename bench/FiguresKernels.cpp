@@ -1,4 +1,4 @@
-// Figures 4-11: kernels, each a pattern a CPU OpenCL compiler must handle
+// Figures 4-12: kernels, each a pattern a CPU OpenCL compiler must handle
 // well. STREAM copy/triad (memory bandwidth through kernels), naive and
 // __local-tiled SGEMM (arithmetic, and barriers in a loop), a work-group
 // reduction (__local argument, a barrier per halving step), atomic_add on
@@ -6,7 +6,8 @@
 // (the cost of a barrier itself), one multiply-add chain written with
 // float and with float4 (does the compiler vectorise across work-items?),
 // transcendental builtins in float and double (can it vectorise calls to
-// them too?), and a FIR filter with __constant taps (and work-items that
+// them too?), fmod and remainder (and call a fast scalar form per lane?),
+// and a FIR filter with __constant taps (and work-items that
 // read one address space and write another?).
 //
 // Each figure computes its expected output on the host once, clears the
@@ -462,11 +463,14 @@ private:
   HostArray<float> HostIn, Want;
 };
 
-// 10. Transcendental builtins: exp, sin, log1p, atan2, pow, cbrt and tanh of
-// every element, in float and in double. Inputs are floats in [0, 4), which
-// widen exactly, so one reference computed in double serves both kernels.
-// The tolerances lie well above OpenCL's ulp bounds (16 ulp for pow) and far
-// below what a wrong function or a mixed-up vector lane gives.
+// 10 and 11. Math builtins per element, in float and in double: the
+// transcendental functions (exp, sin, log1p, atan2, pow, cbrt and tanh), and
+// the remainders (fmod and remainder, as code that wraps a phase calls
+// them). Inputs are floats, which widen exactly, so one reference computed
+// in double serves both kernels (the remainders' divisors are exact in
+// both, and so are their results). The tolerances lie well above OpenCL's
+// ulp bounds (16 ulp for pow) and far below what a wrong function or a
+// mixed-up vector lane gives.
 constexpr double MathFloatRelTol = 1e-5, MathFloatAbsTol = 1e-6;
 constexpr double MathDoubleRelTol = 1e-12, MathDoubleAbsTol = 1e-14;
 
@@ -478,11 +482,30 @@ struct MathState {
   HostArray<double> DoubleGot;
 };
 
+// What a math figure computes: its name (and its metrics' prefix), the
+// source of its kernel, whose name is the figure's, the inputs' range
+// [0, InputMax) and the host's reference of one element, in double.
+struct MathKind {
+  const char *Name;
+  const char *Source;
+  float InputMax;
+  double (*Reference)(double);
+};
+
+double transcendentalReference(double V) {
+  return std::exp(-V) * std::sin(3.0 * V) + std::log1p(V) + std::atan2(V, 1.5) +
+         std::pow(V + 1.0, 1.3) + std::cbrt(V) + std::tanh(V);
+}
+
+double remaindersReference(double V) { return std::fmod(V, 0.75) + std::remainder(V, 1.375); }
+
 class Math : public Figure {
 public:
-  const char *name() const override { return "math"; }
+  explicit Math(MathKind K) : K(K) {}
+  const char *name() const override { return K.Name; }
   std::vector<Metric> metrics() const override {
-    return {{"math.float", "Melem/s", true}, {"math.double", "Melem/s", true}};
+    return {{std::string(K.Name) + ".float", "Melem/s", true},
+            {std::string(K.Name) + ".double", "Melem/s", true}};
   }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t N = C.Quick ? (1u << 20) : (4u << 20);
@@ -494,8 +517,8 @@ public:
                                             &DoubleConfig, nullptr) == CL_SUCCESS &&
                             DoubleConfig != 0;
     auto S = std::make_shared<MathState>();
-    S->FloatP = D.build(kernels::Math, "-DREAL=float");
-    S->Float = D.kernel(S->FloatP, "math");
+    S->FloatP = D.build(K.Source, "-DREAL=float");
+    S->Float = D.kernel(S->FloatP, K.Name);
     S->FloatIn = D.buffer(N * sizeof(float), CL_MEM_READ_ONLY);
     S->FloatOut = D.buffer(N * sizeof(float));
     S->FloatGot.resize(N);
@@ -504,8 +527,8 @@ public:
     // The double kernel is a separate program: a device without doubles
     // could not build it.
     if (HasDoubles) {
-      S->DoubleP = D.build(kernels::Math, "-DREAL=double -DREAL_IS_DOUBLE=1");
-      S->Double = D.kernel(S->DoubleP, "math");
+      S->DoubleP = D.build(K.Source, "-DREAL=double -DREAL_IS_DOUBLE=1");
+      S->Double = D.kernel(S->DoubleP, K.Name);
       S->DoubleIn = D.buffer(N * sizeof(double), CL_MEM_READ_ONLY);
       S->DoubleOut = D.buffer(N * sizeof(double));
       S->DoubleGot.resize(N);
@@ -553,17 +576,16 @@ private:
     Want.resize(N);
     Lcg R{4242};
     for (size_t I = 0; I < N; ++I) {
-      HostFloatIn[I] = R.unit() * 4.0f;
-      double V = HostDoubleIn[I] = HostFloatIn[I];
-      Want[I] = std::exp(-V) * std::sin(3.0 * V) + std::log1p(V) + std::atan2(V, 1.5) +
-                std::pow(V + 1.0, 1.3) + std::cbrt(V) + std::tanh(V);
+      HostFloatIn[I] = R.unit() * K.InputMax;
+      Want[I] = K.Reference(HostDoubleIn[I] = HostFloatIn[I]);
     }
   }
+  MathKind K;
   HostArray<float> HostFloatIn;
   HostArray<double> HostDoubleIn, Want;
 };
 
-// 11. A 17-tap FIR filter with its taps in __constant memory: does the
+// 12. A 17-tap FIR filter with its taps in __constant memory: does the
 // compiler vectorise work-items that read one address space and write
 // another? Inputs are multiples of 1/16 below 4 and taps multiples of 1/16
 // below 1: every product and partial sum is exact in float, fused or not.
@@ -636,7 +658,13 @@ std::unique_ptr<Figure> makeReduction() { return std::make_unique<Reduction>(); 
 std::unique_ptr<Figure> makeAtomics() { return std::make_unique<Atomics>(); }
 std::unique_ptr<Figure> makeBarriers() { return std::make_unique<Barriers>(); }
 std::unique_ptr<Figure> makeVectors() { return std::make_unique<Vectors>(); }
-std::unique_ptr<Figure> makeMath() { return std::make_unique<Math>(); }
+std::unique_ptr<Figure> makeMath() {
+  return std::make_unique<Math>(MathKind{"math", kernels::Math, 4.0f, transcendentalReference});
+}
+std::unique_ptr<Figure> makeRemainders() {
+  return std::make_unique<Math>(
+      MathKind{"remainders", kernels::Remainders, 0x1p20f, remaindersReference});
+}
 std::unique_ptr<Figure> makeFilter() { return std::make_unique<Filter>(); }
 
 } // namespace weft::bench

@@ -153,6 +153,20 @@ __kernel void math(__global const REAL *X, __global REAL *Out) {
 }
 )CLC";
 
+const char *const Remainders = R"CLC(
+// fmod and remainder per element, on inputs in [0, 2^20), in REAL: the
+// reduction of a phase or a coordinate to a period. Both divisors are exact
+// in float, so the float and double results are the same numbers.
+#if REAL_IS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+__kernel void remainders(__global const REAL *X, __global REAL *Out) {
+  size_t I = get_global_id(0);
+  REAL V = X[I];
+  Out[I] = fmod(V, (REAL)0.75) + remainder(V, (REAL)1.375);
+}
+)CLC";
+
 const char *const Filter = R"CLC(
 // A 1-D FIR filter of TAPS taps whose coefficients sit in __constant
 // memory, as signal and image code keeps them. The input buffer holds

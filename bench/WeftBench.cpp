@@ -37,6 +37,7 @@ std::vector<std::unique_ptr<Figure>> makeAllFigures() {
   All.push_back(makeBarriers());
   All.push_back(makeVectors());
   All.push_back(makeMath());
+  All.push_back(makeRemainders());
   All.push_back(makeFilter());
   All.push_back(makeBuild());
   return All;

@@ -1,11 +1,13 @@
 // ORC JIT of a built program. One LLJIT per program keeps programs
 // independent (release = destroy the JIT); symbols the program does not
 // define resolve against the host process, libm (sinf, ...), libmvec
-// (_ZGVdN8v_sinf, ...) and SLEEF (Sleef_sind4_u10avx2, ...). The JIT links
+// (_ZGVdN8v_sinf, ...) and SLEEF (Sleef_sind4_u10avx2, ...), but for fmod
+// and fmodf, which are Weft's (ExactFmod.h). The JIT links
 // object code, not IR: a fresh build generates it (compile), a cached build
 // reads it from the disk cache, and both take the same path from there.
 #include "compiler/JitExecutable.h"
 
+#include "compiler/ExactFmod.h"
 #include "compiler/VectorMath.h"
 #include "compiler/WorkItemFunction.h"
 
@@ -63,13 +65,15 @@ JitExecutable::create(orc::JITTargetMachineBuilder JTMB,
     return nullptr;
   // SLEEF's scalar lgamma, which the builtins call (Math.cl), defined from
   // Weft's own link to SLEEF, and SLEEF's vector forms, from the copy of
-  // the library that link loaded.
+  // the library that link loaded. The fmod and fmodf calls frem becomes are
+  // Weft's (ExactFmod.h): definitions come before every search above.
   orc::ExecutionSession &ES = Exe->Jit->getExecutionSession();
-  if (Error E = Exe->Jit->getMainJITDylib().define(
-          orc::absoluteSymbols({{ES.intern(VectorMath::SleefScalarLgamma),
-                                 JITEvaluatedSymbol::fromPointer(&Sleef_lgamma_u10)}}))) {
-    Log += std::string("error: cannot define ") + VectorMath::SleefScalarLgamma + ": " +
-           toString(std::move(E)) + "\n";
+  if (Error E = Exe->Jit->getMainJITDylib().define(orc::absoluteSymbols(
+          {{ES.intern(VectorMath::SleefScalarLgamma),
+            JITEvaluatedSymbol::fromPointer(&Sleef_lgamma_u10)},
+           {ES.intern("fmod"), JITEvaluatedSymbol::fromPointer(&ExactFmod::fmod)},
+           {ES.intern("fmodf"), JITEvaluatedSymbol::fromPointer(&ExactFmod::fmodf)}}))) {
+    Log += "error: cannot define the host functions kernels call: " + toString(std::move(E)) + "\n";
     return nullptr;
   }
   if (!addSearch(orc::DynamicLibrarySearchGenerator::Load(VectorMath::SleefLibraryName, Prefix),
