@@ -482,12 +482,11 @@ struct MathState {
   HostArray<double> DoubleGot;
 };
 
-// What a math figure computes: its name (and its metrics' prefix), the
-// source of its kernel, whose name is the figure's, the inputs' range
-// [0, InputMax) and the host's reference of one element, in double.
+// What a math figure computes: its name, which is its kernel's in
+// kernels::Math and its metrics' prefix, the inputs' range [0, InputMax)
+// and the host's reference of one element, in double.
 struct MathKind {
   const char *Name;
-  const char *Source;
   float InputMax;
   double (*Reference)(double);
 };
@@ -517,7 +516,7 @@ public:
                                             &DoubleConfig, nullptr) == CL_SUCCESS &&
                             DoubleConfig != 0;
     auto S = std::make_shared<MathState>();
-    S->FloatP = D.build(K.Source, "-DREAL=float");
+    S->FloatP = D.build(kernels::Math, "-DREAL=float");
     S->Float = D.kernel(S->FloatP, K.Name);
     S->FloatIn = D.buffer(N * sizeof(float), CL_MEM_READ_ONLY);
     S->FloatOut = D.buffer(N * sizeof(float));
@@ -527,7 +526,7 @@ public:
     // The double kernel is a separate program: a device without doubles
     // could not build it.
     if (HasDoubles) {
-      S->DoubleP = D.build(K.Source, "-DREAL=double -DREAL_IS_DOUBLE=1");
+      S->DoubleP = D.build(kernels::Math, "-DREAL=double -DREAL_IS_DOUBLE=1");
       S->Double = D.kernel(S->DoubleP, K.Name);
       S->DoubleIn = D.buffer(N * sizeof(double), CL_MEM_READ_ONLY);
       S->DoubleOut = D.buffer(N * sizeof(double));
@@ -659,11 +658,10 @@ std::unique_ptr<Figure> makeAtomics() { return std::make_unique<Atomics>(); }
 std::unique_ptr<Figure> makeBarriers() { return std::make_unique<Barriers>(); }
 std::unique_ptr<Figure> makeVectors() { return std::make_unique<Vectors>(); }
 std::unique_ptr<Figure> makeMath() {
-  return std::make_unique<Math>(MathKind{"math", kernels::Math, 4.0f, transcendentalReference});
+  return std::make_unique<Math>(MathKind{"math", 4.0f, transcendentalReference});
 }
 std::unique_ptr<Figure> makeRemainders() {
-  return std::make_unique<Math>(
-      MathKind{"remainders", kernels::Remainders, 0x1p20f, remaindersReference});
+  return std::make_unique<Math>(MathKind{"remainders", 0x1p20f, remaindersReference});
 }
 std::unique_ptr<Figure> makeFilter() { return std::make_unique<Filter>(); }
 

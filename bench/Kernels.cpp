@@ -139,27 +139,23 @@ __kernel void madFloat4(__global const float4 *In, __global float4 *Out, float A
 )CLC";
 
 const char *const Math = R"CLC(
-// Seven transcendental builtins per element, on inputs in [0, 4), in REAL
-// (float or double, set at build time): a compiler that vectorises across
-// work-items must call vector forms of them.
+// Math builtins per element, in REAL (float or double, set at build time).
 #if REAL_IS_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
+
+// Seven transcendental builtins, on inputs in [0, 4): a compiler that
+// vectorises across work-items must call vector forms of them.
 __kernel void math(__global const REAL *X, __global REAL *Out) {
   size_t I = get_global_id(0);
   REAL V = X[I];
   Out[I] = exp(-V) * sin((REAL)3 * V) + log1p(V) + atan2(V, (REAL)1.5) +
            pow(V + (REAL)1, (REAL)1.3) + cbrt(V) + tanh(V);
 }
-)CLC";
 
-const char *const Remainders = R"CLC(
-// fmod and remainder per element, on inputs in [0, 2^20), in REAL: the
-// reduction of a phase or a coordinate to a period. Both divisors are exact
-// in float, so the float and double results are the same numbers.
-#if REAL_IS_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
+// fmod and remainder, on inputs in [0, 2^20): the reduction of a phase or a
+// coordinate to a period. Both divisors are exact in float, so the float
+// and double results are the same numbers.
 __kernel void remainders(__global const REAL *X, __global REAL *Out) {
   size_t I = get_global_id(0);
   REAL V = X[I];

@@ -24,11 +24,10 @@ extern const char *const Atomics;
 extern const char *const Barriers;
 /// `madFloat` and `madFloat4`: the same multiply-add chain; -DITERS=n.
 extern const char *const Vectors;
-/// `math`: exp, sin, log1p, atan2, pow, cbrt and tanh of each element, in
-/// REAL; build with -DREAL=float, or -DREAL=double -DREAL_IS_DOUBLE=1.
+/// `math`: exp, sin, log1p, atan2, pow, cbrt and tanh of each element, and
+/// `remainders`: fmod and remainder of each element, in REAL; build with
+/// -DREAL=float, or -DREAL=double -DREAL_IS_DOUBLE=1.
 extern const char *const Math;
-/// `remainders`: fmod and remainder of each element, in REAL, as `Math`.
-extern const char *const Remainders;
 /// `filter`: a TAPS-tap FIR filter, its coefficients in __constant memory.
 extern const char *const Filter;
 
