@@ -4,6 +4,7 @@
 // atomics on global and local memory, and the math functions with a pointer
 // argument in every address space.
 #include "KernelRunner.h"
+#include "MathReference.h"
 
 #include <gtest/gtest.h>
 
@@ -709,10 +710,6 @@ template <typename T> std::vector<T> mathPointerYs() {
 float hostLgammaR(float X, int *S) { return ::lgammaf_r(X, S); }
 double hostLgammaR(double X, int *S) { return ::lgamma_r(X, S); }
 
-template <typename T> bool sameValue(T A, T B) {
-  return (std::isnan(A) && std::isnan(B)) || std::memcmp(&A, &B, sizeof(T)) == 0;
-}
-
 // Distance in units in the last place between finite values (opposite signs,
 // even ±0, count as far apart).
 template <typename T> int64_t ulpDistance(T A, T B) {
@@ -747,18 +744,6 @@ template <typename T> T fractRef(T X, T &I) {
       F = std::nextafter(T(1), T(0));
   }
   return F;
-}
-
-// The seven low bits of remquo's quotient: fmod by 128|y| in long double
-// is exact, the quotient below 128 comes out of one division, and the sign
-// of remainder() says whether the nearest quotient is the next one.
-template <typename T> int quo7Ref(T X, T Y) {
-  long double Ax = std::fabs((long double)X), Ay = std::fabs((long double)Y);
-  int K = int(std::floor(std::fmod(Ax, 128 * Ay) / Ay));
-  if (std::remainder(std::fabs(X), std::fabs(Y)) < 0)
-    ++K;
-  K &= 0x7f;
-  return std::signbit(X) != std::signbit(Y) ? -K : K;
 }
 
 template <typename T> struct AlignedArray {
