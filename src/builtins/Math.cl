@@ -155,9 +155,8 @@ static double tgammaD(double x) {
   return !Shift ? G : x < -190.0 && x != __builtin_floor(x) ? Zero : Q;
 }
 VIA_DOUBLE(tgamma, tgammaD)
-VIA_DOUBLE(lgamma, lgammaD)
 MATH1(tgamma, tgammaViaDouble, tgammaD)
-MATH1(lgamma, lgammaViaDouble, lgammaD)
+MATH1(lgamma, lgammaF, lgammaD)
 
 // glibc's cbrt misses the 2 ulp bound for some subnormal x (the CTS finds
 // 2.17 ulp). One Newton step r - (r^3 - x)/(3r^2) from its result, with r^3

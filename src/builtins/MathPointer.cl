@@ -70,7 +70,7 @@ static INL double sincosD(double x, __private double *c) {
 // gamma(x) (MathShared.h).
 static INL float lgamma_rF(float x, __private int *s) {
   *s = gammaSign((double)x);
-  return (float)lgammaD((double)x);
+  return lgammaF(x);
 }
 static INL double lgamma_rD(double x, __private int *s) {
   *s = gammaSign(x);

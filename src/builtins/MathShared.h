@@ -12,10 +12,18 @@
 // SLEEF's overflows from about 0x1.74cp+1014, where lgamma is still finite
 // (up to 2^1024 / 701.9): from 2^1010, lgamma(x) = x (log x - 1) to within
 // 1.22 ulp (the terms left out are below 2^-1000 of it).
+// Both are computed and one selected: a branch here would keep a kernel
+// calling lgamma on float4 or double2 from being split into lanes and
+// vectorized across work-items (VectorTypeScalarizerPass).
 HOST_LIBM(hostLgamma, "Sleef_lgamma_u10")
 static INL double lgammaD(double x) {
-  return x > 0x1p1010 ? x * (__builtin_log(x) - 1.0) : hostLgamma(x);
+  double Sleef = hostLgamma(x);
+  double Large = x * (__builtin_log(x) - 1.0);
+  return x > 0x1p1010 ? Large : Sleef;
 }
+// Floats are below 2^128, within SLEEF's range: float lgamma is SLEEF's in
+// double, with no logarithm to discard.
+static INL float lgammaF(float x) { return (float)hostLgamma((double)x); }
 
 // The sign of gamma(x): negative at -0 and where a negative non-integer x
 // has an odd floor (x in (-1, 0), (-3, -2), ...); +1 at the poles, the
