@@ -152,7 +152,10 @@ static double tgammaD(double x) {
   double Q = G / Ph;
   Q = __builtin_copysign(Q - Q * (Pl / Ph), G);
   double Zero = gammaSign(x) < 0 ? -0.0 : 0.0;
-  return !Shift ? G : x < -190.0 && x != __builtin_floor(x) ? Zero : Q;
+  // Every form is computed and one selected, with no branch, so that
+  // tgamma on float4 or double2 splits into lanes and vectorizes.
+  double Below = ((x < -190.0) & (x != __builtin_floor(x))) ? Zero : Q;
+  return Shift ? Below : G;
 }
 VIA_DOUBLE(tgamma, tgammaD)
 MATH1(tgamma, tgammaViaDouble, tgammaD)

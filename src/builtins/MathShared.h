@@ -32,7 +32,9 @@ static INL float lgammaF(float x) { return (float)hostLgamma((double)x); }
 static INL int gammaSign(double x) {
   double Fl = __builtin_floor(x);
   bool OddFloor = Fl * 0.5 != __builtin_floor(Fl * 0.5);
-  bool Neg = (x < 0.0 && Fl != x && OddFloor) || (x == 0.0 && __builtin_signbit(x));
+  // Bitwise, not short-circuit: no branch, so callers on vector types still
+  // split into lanes and vectorize (as lgammaD above).
+  bool Neg = ((x < 0.0) & (Fl != x) & OddFloor) | ((x == 0.0) & (__builtin_signbit(x) != 0));
   return Neg ? -1 : 1;
 }
 

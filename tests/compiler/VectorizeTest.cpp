@@ -422,9 +422,11 @@ TEST(VectorizeTest, VectorTypedKernelsVectorizeAcrossWorkItems) {
       {"mad_float4", "float4", "a[i] * 3.0f + b[i]"},
       {"mad_double2", "double2", "a[i] * 3.0 + b[i]"},
       {"sin_double2", "double2", "sin(a[i])"},
-      // lgamma selects rather than branches between its two forms.
+      // lgamma and tgamma select rather than branch.
       {"lgamma_float4", "float4", "lgamma(a[i])"},
       {"lgamma_double2", "double2", "lgamma(a[i])"},
+      {"tgamma_float4", "float4", "tgamma(a[i])"},
+      {"tgamma_double2", "double2", "tgamma(a[i])"},
       {"shuffle_int4", "int4", "a[i].wzyx + (b[i] >> 2)"},
       {"checked_float4", "float4", "({ float4 r = b[i]; if (a[i].x > 0.0f) r = sin(a[i]); r; })"},
       {"mad_float8", "float8", "a[i] * 3.0f + b[i]"}};
