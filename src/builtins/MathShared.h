@@ -12,10 +12,10 @@
 // SLEEF's overflows from about 0x1.74cp+1014, where lgamma is still finite
 // (up to 2^1024 / 701.9): from 2^1010, lgamma(x) = x (log x - 1) to within
 // 1.22 ulp (the terms left out are below 2^-1000 of it).
-// Both are computed and one selected: a branch here would keep a kernel
-// calling lgamma on float4 or double2 from being split into lanes and
-// vectorized across work-items (VectorTypeScalarizerPass).
 HOST_LIBM(hostLgamma, "Sleef_lgamma_u10")
+// Both forms are computed and one selected: a branch here would keep a
+// kernel calling lgamma on float4 or double2 from being split into lanes
+// and vectorized across work-items (VectorTypeScalarizerPass).
 static INL double lgammaD(double x) {
   double Sleef = hostLgamma(x);
   double Large = x * (__builtin_log(x) - 1.0);
