@@ -1,7 +1,9 @@
 #include "compiler/VectorTypeScalarizerPass.h"
 
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
@@ -27,11 +29,34 @@ uint64_t vectorBits(const Instruction &I, const DataLayout &DL) {
   return Bits;
 }
 
-// Whether F computes on vectors in loops, only in innermost single-block
-// ones and on vectors of at most MaxVectorBits: the functions run() splits.
+// Whether every iteration of L runs each of its memory accesses: L has one
+// latch, and every block that touches memory dominates it. Control flow
+// that only chooses between computations (the branches of an inlined
+// builtin, a select the front end wrote as an if) the vectorizer turns into
+// selects at no cost; a load or store under a condition it would have to
+// predicate.
+bool accessesMemoryEveryIteration(const Loop &L, const DominatorTree &DT) {
+  const BasicBlock *Latch = L.getLoopLatch();
+  if (!Latch || !L.getExitingBlock())
+    return false;
+  for (const BasicBlock *BB : L.blocks()) {
+    if (DT.dominates(BB, Latch))
+      continue;
+    for (const Instruction &I : *BB)
+      if (I.mayReadOrWriteMemory())
+        return false;
+  }
+  return true;
+}
+
+// Whether F computes on vectors in loops, only in innermost ones that access
+// memory on every iteration and on vectors of at most MaxVectorBits: the
+// functions run() splits.
 bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  const DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   const DataLayout &DL = F.getParent()->getDataLayout();
+  SmallPtrSet<const Loop *, 4> Checked;
   bool InLoop = false;
   for (Instruction &I : instructions(F)) {
     uint64_t Bits = vectorBits(I, DL);
@@ -40,8 +65,9 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
     const Loop *L = LI.getLoopFor(I.getParent());
     if (!L)
       continue;
-    if (Bits > VectorTypeScalarizerPass::MaxVectorBits || !L->isInnermost() ||
-        L->getNumBlocks() != 1)
+    if (Bits > VectorTypeScalarizerPass::MaxVectorBits || !L->isInnermost())
+      return false;
+    if (Checked.insert(L).second && !accessesMemoryEveryIteration(*L, DT))
       return false;
     InLoop = true;
   }

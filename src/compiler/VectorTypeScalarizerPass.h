@@ -8,9 +8,11 @@
 // like a scalar kernel's, the float4 accesses becoming interleaved groups.
 //
 // Only where that pays (measured in docs/compiler.md): every loop that
-// computes on vectors must be an innermost loop of one block, on vectors of
-// at most 128 bits. Control flow in the loop body (a bounds check) would
-// leave the vectorizer predicated stores, which it scalarizes lane by lane,
+// computes on vectors must be an innermost loop that runs each of its loads
+// and stores on every iteration, on vectors of at most 128 bits. Branches
+// that only choose values (an if in the kernel, or the branches of an
+// inlined builtin such as cbrt) the vectorizer turns into selects; a load or
+// store under a condition (a bounds check) it would predicate lane by lane,
 // several times slower than the four-lane code; a vector computation inside
 // an inner loop would make that loop, not the work-items, the one
 // vectorized; and wider vectors (float8, double8, float16) make interleaved

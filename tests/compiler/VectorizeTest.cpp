@@ -35,6 +35,7 @@ struct Case {
   std::string Name; // kernel name suffix
   std::string Type; // element type of a and b
   std::string Expr; // b[i] = Expr, over a[i], b[i] and a[i + 1]
+  std::string Guard = ""; // if not empty, b[i] is stored only where it holds
 };
 
 /// The host's TargetMachine, as the runtime compiles for it (nullptr, with a
@@ -83,13 +84,14 @@ std::unique_ptr<Module> compileSource(LLVMContext &C, std::string Source,
   return M;
 }
 
-/// Compiles one kernel per case, each b[i] = Expr.
+/// Compiles one kernel per case, each b[i] = Expr (if Guard).
 std::unique_ptr<Module> compileCases(LLVMContext &C, const std::vector<Case> &Cases,
                                      const std::string &Options) {
   std::string Source;
   for (const Case &K : Cases)
     Source += "kernel void k_" + K.Name + "(global " + K.Type + " *a, global " + K.Type +
-              " *b) { size_t i = get_global_id(0); b[i] = " + K.Expr + "; }\n";
+              " *b) { size_t i = get_global_id(0); " +
+              (K.Guard.empty() ? "" : "if (" + K.Guard + ") ") + "b[i] = " + K.Expr + "; }\n";
   return compileSource(C, Source, Options);
 }
 
@@ -412,9 +414,11 @@ TEST(VectorizeTest, NamedAddressSpacesVectorize) {
 
 // A kernel written with vector types packs work-items into the lanes like a
 // scalar one (VectorTypeScalarizerPass): float4 and double2 arithmetic and
-// math calls run 8 or 16 lanes wide on AVX hosts, not 4 and 2. With a bounds
-// check in the body, or vectors wider than 128 bits, the kernel keeps its
-// own vectors.
+// math calls run 8 or 16 lanes wide on AVX hosts, not 4 and 2, branches
+// that only choose a value included (an if in the kernel, or inside a
+// builtin: cbrt, sinpi, double exp). With a store under a condition (a
+// bounds check), or vectors wider than 128 bits, the kernel keeps its own
+// vectors.
 TEST(VectorizeTest, VectorTypedKernelsVectorizeAcrossWorkItems) {
   if (!hostHas("+avx"))
     GTEST_SKIP() << "the host's vectors are no wider than a float4";
@@ -422,13 +426,21 @@ TEST(VectorizeTest, VectorTypedKernelsVectorizeAcrossWorkItems) {
       {"mad_float4", "float4", "a[i] * 3.0f + b[i]"},
       {"mad_double2", "double2", "a[i] * 3.0 + b[i]"},
       {"sin_double2", "double2", "sin(a[i])"},
-      // lgamma and tgamma select rather than branch.
       {"lgamma_float4", "float4", "lgamma(a[i])"},
       {"lgamma_double2", "double2", "lgamma(a[i])"},
       {"tgamma_float4", "float4", "tgamma(a[i])"},
       {"tgamma_double2", "double2", "tgamma(a[i])"},
       {"shuffle_int4", "int4", "a[i].wzyx + (b[i] >> 2)"},
-      {"checked_float4", "float4", "({ float4 r = b[i]; if (a[i].x > 0.0f) r = sin(a[i]); r; })"},
+      // Branches, in the kernel or in the builtins, with no memory access.
+      {"if_float4", "float4", "({ float4 r = b[i]; if (a[i].x > 0.0f) r = sin(a[i]); r; })"},
+      {"cbrt_float4", "float4", "cbrt(a[i])"},
+      {"sinpi_float4", "float4", "sinpi(a[i])"},
+      {"cospi_double2", "double2", "cospi(a[i])"},
+      {"tanpi_double2", "double2", "tanpi(a[i])"},
+      {"exp_double2", "double2", "exp(a[i])"},
+      {"expm1_double2", "double2", "expm1(a[i])"},
+      // These keep their vectors.
+      {"guarded_float4", "float4", "sin(a[i])", "a[i].x > 0.0f"},
       {"mad_float8", "float8", "a[i] * 3.0f + b[i]"}};
   checkCases(Cases, "", [](const Case &K, Function &WG) {
     LLVMContext &C = WG.getContext();
@@ -436,7 +448,7 @@ TEST(VectorizeTest, VectorTypedKernelsVectorizeAcrossWorkItems) {
                     : K.Type == "int4"  ? Type::getInt32Ty(C)
                                         : Type::getFloatTy(C);
     unsigned Lanes = K.Type == "double2" ? 2 : K.Type == "float8" ? 8 : 4;
-    if (K.Name == "checked_float4" || K.Name == "mad_float8")
+    if (K.Name == "guarded_float4" || K.Name == "mad_float8")
       EXPECT_EQ(widestVector(WG, Element), Lanes) << K.Name;
     else
       EXPECT_GT(widestVector(WG, Element), Lanes)
@@ -444,16 +456,15 @@ TEST(VectorizeTest, VectorTypedKernelsVectorizeAcrossWorkItems) {
   });
 }
 
-// A double2 kernel that keeps its vectors (a bounds check in its body)
-// pairs its calls with the SLP vectorizer. On a host with AVX2 and FMA they
+// A double2 kernel that keeps its vectors (a store under a condition) pairs
+// its calls with the SLP vectorizer. On a host with AVX2 and FMA they
 // must take SLEEF's avx2128 forms, about twice as fast as its sse2 ones.
 TEST(VectorizeTest, TwoLaneSleefFormsUseTheBestInstructionSet) {
   const char *Best = hostHas("+avx2,+fma") ? "avx2128" : hostHas("+sse4.1") ? "sse4" : "sse2";
   std::vector<Case> Cases;
   for (const char *F : {"sin", "cos", "log1p"})
-    Cases.push_back(
-        {std::string(F) + "_double2", "double2",
-         std::string("({ double2 r = b[i]; if (a[i].x > 0.0) r = ") + F + "(a[i]); r; })"});
+    Cases.push_back({std::string(F) + "_double2", "double2", std::string(F) + "(a[i])",
+                     "a[i].x > 0.0"});
   checkCases(Cases, "", [Best](const Case &K, Function &WG) {
     std::vector<std::string> Sleef = calleesStartingWith(WG, "Sleef_");
     ASSERT_FALSE(Sleef.empty()) << K.Name << " calls no SLEEF form";
