@@ -339,34 +339,18 @@ TEST(WorkItemTest, BranchingVectorTypedKernelsMatchScalarOnes) {
       float y = e == 1 ? x : v;
       o[i] = e == 0 ? pick(v) : x > 0.5f ? cbrt(y) * 3.0f + 1.0f : -y;
     }
-    kernel void math4(global const float4 *f, global float4 *o0, global float4 *o1,
-                      global float4 *o2) {
-      size_t i = get_global_id(0);
-      o0[i] = cbrt(f[i]);
-      o1[i] = sinpi(f[i]);
-      o2[i] = tanpi(f[i]);
-    }
-    kernel void math1(global const float *f, global float *o0, global float *o1,
-                      global float *o2) {
-      size_t i = get_global_id(0);
-      o0[i] = cbrt(f[i]);
-      o1[i] = sinpi(f[i]);
-      o2[i] = tanpi(f[i]);
-    }
-    kernel void math2(global const double2 *d, global double2 *o0, global double2 *o1,
-                      global double2 *o2) {
-      size_t i = get_global_id(0);
-      o0[i] = exp(d[i]);
-      o1[i] = expm1(d[i]);
-      o2[i] = cospi(d[i]);
-    }
-    kernel void mathd(global const double *d, global double *o0, global double *o1,
-                      global double *o2) {
-      size_t i = get_global_id(0);
-      o0[i] = exp(d[i]);
-      o1[i] = expm1(d[i]);
-      o2[i] = cospi(d[i]);
-    })"));
+    // Each of three functions of x into its own buffer, on type T.
+    #define MATH3(NAME, T, F0, F1, F2)                                                 \
+      kernel void NAME(global const T *x, global T *o0, global T *o1, global T *o2) {  \
+        size_t i = get_global_id(0);                                                   \
+        o0[i] = F0(x[i]);                                                              \
+        o1[i] = F1(x[i]);                                                              \
+        o2[i] = F2(x[i]);                                                              \
+      }
+    MATH3(math4, float4, cbrt, sinpi, tanpi)
+    MATH3(math1, float, cbrt, sinpi, tanpi)
+    MATH3(math2, double2, exp, expm1, cospi)
+    MATH3(mathd, double, exp, expm1, cospi))"));
   const size_t N = 1000;
   std::vector<float> F(4 * N);
   std::vector<double> D(2 * N);
