@@ -42,9 +42,8 @@ VEC_UNARY(sign, double, double)
 // normalize rescale by a power of two when the largest component is so big
 // (or small) that squaring it would overflow (or underflow): exact, so the
 // result keeps the accuracy of the unscaled formula. Both forms are
-// computed and one selected, without branches: a work-item loop calling
-// them stays one block, which vectorizes across work-items (a float4 one
-// through VectorTypeScalarizerPass).
+// computed and one selected, without branches, as the loop vectorizer's
+// if-conversion would make of them.
 #define GEOMETRIC(T, LIMIT)                                                                        \
   OVL T dot(T x, T y) { return x * y; }                                                            \
   OVL T dot(T##2 x, T##2 y) { return x.s0 * y.s0 + x.s1 * y.s1; }                                  \

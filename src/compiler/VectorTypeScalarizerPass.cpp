@@ -30,10 +30,10 @@ uint64_t vectorBits(const Instruction &I, const DataLayout &DL) {
 }
 
 // Whether every iteration of L runs each of its memory accesses: L has one
-// latch, and every block that touches memory dominates it. Control flow
-// that only chooses between computations (the branches of an inlined
-// builtin, a select the front end wrote as an if) the vectorizer turns into
-// selects at no cost; a load or store under a condition it would have to
+// latch and one exit, and every block that touches memory dominates the
+// latch. Branches that only choose a value (an if in the kernel, the
+// branches of an inlined builtin) the vectorizer turns into selects,
+// computing both sides; a load or store under a condition it would have to
 // predicate.
 bool accessesMemoryEveryIteration(const Loop &L, const DominatorTree &DT) {
   const BasicBlock *Latch = L.getLoopLatch();
