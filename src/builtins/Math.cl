@@ -152,10 +152,7 @@ static double tgammaD(double x) {
   double Q = G / Ph;
   Q = __builtin_copysign(Q - Q * (Pl / Ph), G);
   double Zero = gammaSign(x) < 0 ? -0.0 : 0.0;
-  // Every form is computed and one selected, with no branch, as the loop
-  // vectorizer's if-conversion would make of one.
-  double Below = ((x < -190.0) & (x != __builtin_floor(x))) ? Zero : Q;
-  return Shift ? Below : G;
+  return !Shift ? G : x < -190.0 && x != __builtin_floor(x) ? Zero : Q;
 }
 VIA_DOUBLE(tgamma, tgammaD)
 MATH1(tgamma, tgammaViaDouble, tgammaD)
