@@ -710,16 +710,6 @@ template <typename T> std::vector<T> mathPointerYs() {
 float hostLgammaR(float X, int *S) { return ::lgammaf_r(X, S); }
 double hostLgammaR(double X, int *S) { return ::lgamma_r(X, S); }
 
-// Distance in units in the last place between finite values (opposite signs,
-// even ±0, count as far apart).
-template <typename T> int64_t ulpDistance(T A, T B) {
-  using Bits = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-  Bits IA, IB;
-  std::memcpy(&IA, &A, sizeof(T));
-  std::memcpy(&IB, &B, sizeof(T));
-  return IA < IB ? int64_t(IB) - IA : int64_t(IA) - IB;
-}
-
 // The error of Got in units in the last place of T at the reference Ref
 // (which is finite and within T's range); below the normal range, the ulp
 // of the least normal exponent.

@@ -1,15 +1,27 @@
 // Host references the math builtin tests share: equality of results bit for
-// bit (any NaN equals any NaN), and the seven low bits of remquo's quotient,
+// bit (any NaN equals any NaN), their distance in ulps, and the seven low bits of remquo's quotient,
 // which glibc's remquo does not give (it gives three).
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace weft::compiler::test {
 
 template <typename T> bool sameValue(T A, T B) {
   return (std::isnan(A) && std::isnan(B)) || std::memcmp(&A, &B, sizeof(T)) == 0;
+}
+
+// Distance in units in the last place between finite values (opposite signs,
+// even ±0, count as far apart).
+template <typename T> int64_t ulpDistance(T A, T B) {
+  using Bits = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  Bits IA, IB;
+  std::memcpy(&IA, &A, sizeof(T));
+  std::memcpy(&IB, &B, sizeof(T));
+  return IA < IB ? int64_t(IB) - IA : int64_t(IA) - IB;
 }
 
 // The seven low bits of remquo's quotient, with the sign of x/y: fmod by

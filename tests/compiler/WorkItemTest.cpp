@@ -2,14 +2,13 @@
 // with global offsets and non-uniform edge groups, by-value vector and
 // struct arguments, static __local variables and __local arguments.
 #include "KernelRunner.h"
+#include "MathReference.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -317,7 +316,7 @@ TEST(WorkItemTest, NamedAndGenericAddressSpacesComputeElementByElement) {
 // Vector-typed kernels whose loop branches without touching memory (an if
 // in the kernel, or inside cbrt, sinpi, tanpi, cospi, double exp and expm1)
 // are split too. Each lane must be what the scalar kernel computes for its
-// element: the same infinity, NaN or signed zero, else within 4 ulp (a
+// element: the same zero, subnormal, infinity or NaN, else within 4 ulp (a
 // vectorized call to a vector library's sin may differ from libm's in the
 // last bit, split or not). (Few buffers a kernel: with many, the
 // vectorizer's run-time alias checks grow too many and it declines.)
@@ -361,10 +360,7 @@ TEST(WorkItemTest, BranchingVectorTypedKernelsMatchScalarOnes) {
   for (size_t I = 0; I < 2 * N; ++I)
     D[I] = I % 11 == 0 ? SpecialD[I / 11 % 9] : 0.73 * static_cast<double>(I % 307) - 100.0;
   auto close = [](auto A, auto B) {
-    using T = decltype(A);
-    if (std::isnan(A) || std::isnan(B) || std::isinf(A) || std::isinf(B) || A == 0 || B == 0)
-      return std::memcmp(&A, &B, sizeof A) == 0 || (std::isnan(A) && std::isnan(B));
-    return std::fabs(A - B) <= 4 * std::numeric_limits<T>::epsilon() * std::fabs(B);
+    return sameValue(A, B) || (std::isnormal(A) && std::isnormal(B) && ulpDistance(A, B) <= 4);
   };
   // Runs the vector kernel over Lanes-element work-items and the scalar one
   // over elements, with In and Outputs result buffers; compares the results.
