@@ -109,10 +109,14 @@ MATH1(log2, log2ViaDouble, __builtin_log2)
 MATH1(log10, log10ViaDouble, __builtin_log10)
 // Double log1p vectorizes with SLEEF's form (VectorMath), which overflows
 // to inf above 2^1020: there, log1p(x) = log1p(x 2^-64) + 64 ln2, the
-// constant in two parts (within 1.25 ulp: the log1p and the sum).
+// constant in two parts (within 1.25 ulp: the log1p and the sum). SLEEF's
+// is also far off for subnormal x (464 ulp at 1e-310, 0 at 2^-1074), where
+// log1p(x) = x - x^2/2 + ... rounds to x, as it does for every |x| < 2^-52
+// (x^2/2 is below half an ulp of x).
 static double log1pD(double x) {
   bool Huge = x > 0x1p1000;
   double R = __builtin_log1p(Huge ? x * 0x1p-64 : x);
+  R = __builtin_fabs(x) < 0x1p-52 ? x : R;
   return Huge ? (R + 0x1.62e42fefa39efp+5) + 0x1.abc9e3b39803fp-50 : R;
 }
 MATH1(log1p, log1pViaDouble, log1pD)

@@ -1123,6 +1123,47 @@ TEST(BuiltinTest, TgammaFarBelowZero) {
   }
 }
 
+// Double log1p of tiny and subnormal x, where SLEEF's vector and scalar
+// forms are far off (464 ulp at 1e-310, 0 at 2^-1074): log1p(x) rounds to
+// x for |x| < 2^-52 (Math.cl). Work-groups of 64, so that the vector forms
+// run, and on double8 too, whose lanes are a vectorized loop.
+TEST(BuiltinTest, DoubleLog1pOfTinyArguments) {
+  // Subnormal, the smallest normal and around it, then tiny and small normal.
+  const std::vector<double> Subnormal = {0x1p-1074, -0x1p-1074, 1e-310, -1e-310, 0.0, -0.0};
+  const std::vector<double> Normal = {
+      0x1p-1022, 4e-308, -4e-308, 1e-300, 0x1p-53, -0x1p-53, 0x1.fffffffffffffp-53,
+      1e-20,     3e-16,  -3e-16};
+  std::vector<double> X = Subnormal;
+  X.insert(X.end(), Normal.begin(), Normal.end());
+  const size_t N = 256;
+  Buffer<double> In(N), Out(N), Out8(N);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = X[I % X.size()];
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    kernel void k(global const double *x, global double *y) {
+      size_t i = get_global_id(0);
+      y[i] = log1p(x[i]);
+    }
+    kernel void k8(global const double8 *x, global double8 *y) {
+      size_t i = get_global_id(0);
+      y[i] = log1p(x[i]);
+    })"));
+  ASSERT_TRUE(P.run("k", range1(N, 64), {Arg::pointer(In.data()), Arg::pointer(Out.data())}));
+  ASSERT_TRUE(P.run("k8", range1(N / 8, 8), {Arg::pointer(In.data()), Arg::pointer(Out8.data())}));
+  for (size_t I = 0; I < N; ++I) {
+    long double Ref = log1pl(In[I]);
+    for (double Got : {Out[I], Out8[I]}) {
+      if (std::fabs(In[I]) < 0x1p-52)
+        EXPECT_TRUE(sameValue(Got, In[I])) << std::hexfloat << In[I] << " gives " << Got;
+      else
+        EXPECT_LE(ulpError(Got, Ref), 2.0L)
+            << std::hexfloat << In[I] << " gives " << Got << ", reference " << double(Ref);
+    }
+  }
+}
+
 // Double exp and expm1 are Weft's own (Math.cl): their special values and
 // the ends of their ranges (overflow, the subnormals, -1) against glibc.
 TEST(BuiltinTest, DoubleExpAndExpm1SpecialValues) {

@@ -6,8 +6,10 @@
 #include "runtime/ProgramCompiler.h"
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,28 @@ struct Arg {
     return A;
   }
 };
+
+/// Allocates as the runtime does a buffer: 128-byte aligned, so that a
+/// kernel may load a double8 or float16 with aligned instructions.
+template <typename T> struct BufferAllocator {
+  using value_type = T;
+  static constexpr size_t Alignment = 128;
+  BufferAllocator() = default;
+  template <typename U> BufferAllocator(const BufferAllocator<U> &) {}
+  T *allocate(size_t N) {
+    void *P =
+        std::aligned_alloc(Alignment, (N * sizeof(T) + Alignment - 1) / Alignment * Alignment);
+    if (!P)
+      throw std::bad_alloc();
+    return static_cast<T *>(P);
+  }
+  void deallocate(T *P, size_t) { std::free(P); }
+  template <typename U> bool operator==(const BufferAllocator<U> &) const { return true; }
+  template <typename U> bool operator!=(const BufferAllocator<U> &) const { return false; }
+};
+
+/// Host memory for a kernel's buffer argument.
+template <typename T> using Buffer = std::vector<T, BufferAllocator<T>>;
 
 struct NDRange {
   unsigned Dims = 1;
