@@ -95,9 +95,10 @@ static INL double lgamma_rD(double x, __private int *s) {
     return R;                                                                                      \
   }
 
-// Vector overloads, split like BuiltinMacros.h's VEC_*: the halves (or the
-// scalars, for 2 and 3) write to locals, whose overloads exist in every
-// compile (__private when named, generic otherwise).
+// Vector overloads, split like BuiltinMacros.h's MATH_VEC_*: the halves (or
+// the scalars, for 2 and 3) write to locals, whose overloads exist in every
+// compile (__private when named, generic otherwise); vectors wider than 128
+// bits loop over their lanes, each writing its lane of a local vector.
 #define MATHP_VEC_UNARY_N(FN, T, P, N, H, LO, HI, AS)                                              \
   OVL T##N FN(T##N x, AS P##N *p) {                                                                \
     P##H A, B;                                                                                     \
@@ -105,17 +106,30 @@ static INL double lgamma_rD(double x, __private int *s) {
     *p = (P##N)(A, B);                                                                             \
     return R;                                                                                      \
   }
-#define MATHP_VEC_UNARY(FN, T, P, AS)                                                              \
+#define MATHP_VEC_UNARY_LANES(FN, T, P, N, AS)                                                     \
+  OVL T##N FN(T##N x, AS P##N *p) {                                                                \
+    T##N R;                                                                                        \
+    P##N Q;                                                                                        \
+    LANE_LOOP(N) LANE(T, R) = FN(LANE(T, x), &LANE(P, Q));                                         \
+    *p = Q;                                                                                        \
+    return R;                                                                                      \
+  }
+#define MATHP_VEC_UNARY_SMALL(FN, T, P, AS)                                                        \
   MATHP_VEC_UNARY_N(FN, T, P, 2, , s0, s1, AS)                                                     \
   OVL T##3 FN(T##3 x, AS P##3 *p) {                                                                \
     P A, B, C;                                                                                     \
     T##3 R = (T##3)(FN(x.s0, &A), FN(x.s1, &B), FN(x.s2, &C));                                     \
     *p = (P##3)(A, B, C);                                                                          \
     return R;                                                                                      \
-  }                                                                                                \
-  MATHP_VEC_UNARY_N(FN, T, P, 4, 2, lo, hi, AS)                                                    \
-  MATHP_VEC_UNARY_N(FN, T, P, 8, 4, lo, hi, AS)                                                    \
-  MATHP_VEC_UNARY_N(FN, T, P, 16, 8, lo, hi, AS)
+  }
+#define MATHP_VEC_UNARY_F(FN, P, AS)                                                               \
+  MATHP_VEC_UNARY_SMALL(FN, float, P, AS)                                                          \
+  MATHP_VEC_UNARY_N(FN, float, P, 4, 2, lo, hi, AS)                                                \
+  MATHP_VEC_UNARY_LANES(FN, float, P, 8, AS) MATHP_VEC_UNARY_LANES(FN, float, P, 16, AS)
+#define MATHP_VEC_UNARY_D(FN, P, AS)                                                               \
+  MATHP_VEC_UNARY_SMALL(FN, double, P, AS)                                                         \
+  MATHP_VEC_UNARY_LANES(FN, double, P, 4, AS)                                                      \
+  MATHP_VEC_UNARY_LANES(FN, double, P, 8, AS) MATHP_VEC_UNARY_LANES(FN, double, P, 16, AS)
 #define MATHP_VEC_BINARY_N(FN, T, P, N, H, LO, HI, AS)                                             \
   OVL T##N FN(T##N x, T##N y, AS P##N *p) {                                                        \
     P##H A, B;                                                                                     \
@@ -123,26 +137,39 @@ static INL double lgamma_rD(double x, __private int *s) {
     *p = (P##N)(A, B);                                                                             \
     return R;                                                                                      \
   }
-#define MATHP_VEC_BINARY(FN, T, P, AS)                                                             \
+#define MATHP_VEC_BINARY_LANES(FN, T, P, N, AS)                                                    \
+  OVL T##N FN(T##N x, T##N y, AS P##N *p) {                                                        \
+    T##N R;                                                                                        \
+    P##N Q;                                                                                        \
+    LANE_LOOP(N) LANE(T, R) = FN(LANE(T, x), LANE(T, y), &LANE(P, Q));                             \
+    *p = Q;                                                                                        \
+    return R;                                                                                      \
+  }
+#define MATHP_VEC_BINARY_SMALL(FN, T, P, AS)                                                       \
   MATHP_VEC_BINARY_N(FN, T, P, 2, , s0, s1, AS)                                                    \
   OVL T##3 FN(T##3 x, T##3 y, AS P##3 *p) {                                                        \
     P A, B, C;                                                                                     \
     T##3 R = (T##3)(FN(x.s0, y.s0, &A), FN(x.s1, y.s1, &B), FN(x.s2, y.s2, &C));                   \
     *p = (P##3)(A, B, C);                                                                          \
     return R;                                                                                      \
-  }                                                                                                \
-  MATHP_VEC_BINARY_N(FN, T, P, 4, 2, lo, hi, AS)                                                   \
-  MATHP_VEC_BINARY_N(FN, T, P, 8, 4, lo, hi, AS)                                                   \
-  MATHP_VEC_BINARY_N(FN, T, P, 16, 8, lo, hi, AS)
+  }
+#define MATHP_VEC_BINARY_F(FN, P, AS)                                                              \
+  MATHP_VEC_BINARY_SMALL(FN, float, P, AS)                                                         \
+  MATHP_VEC_BINARY_N(FN, float, P, 4, 2, lo, hi, AS)                                               \
+  MATHP_VEC_BINARY_LANES(FN, float, P, 8, AS) MATHP_VEC_BINARY_LANES(FN, float, P, 16, AS)
+#define MATHP_VEC_BINARY_D(FN, P, AS)                                                              \
+  MATHP_VEC_BINARY_SMALL(FN, double, P, AS)                                                        \
+  MATHP_VEC_BINARY_LANES(FN, double, P, 4, AS)                                                     \
+  MATHP_VEC_BINARY_LANES(FN, double, P, 8, AS) MATHP_VEC_BINARY_LANES(FN, double, P, 16, AS)
 
 // FN for float and double; P is the pointee: the argument type itself (SAME)
 // or int (INT).
 #define MATHP_SAME(KIND, FN, AS)                                                                   \
   MATHP_##KIND(FN, float, F, float, AS) MATHP_##KIND(FN, double, D, double, AS)                    \
-      MATHP_VEC_##KIND(FN, float, float, AS) MATHP_VEC_##KIND(FN, double, double, AS)
+      MATHP_VEC_##KIND##_F(FN, float, AS) MATHP_VEC_##KIND##_D(FN, double, AS)
 #define MATHP_INT(KIND, FN, AS)                                                                    \
   MATHP_##KIND(FN, float, F, int, AS) MATHP_##KIND(FN, double, D, int, AS)                         \
-      MATHP_VEC_##KIND(FN, float, int, AS) MATHP_VEC_##KIND(FN, double, int, AS)
+      MATHP_VEC_##KIND##_F(FN, int, AS) MATHP_VEC_##KIND##_D(FN, int, AS)
 
 #define MATH_POINTER_IN(AS)                                                                        \
   MATHP_SAME(UNARY, fract, AS)                                                                     \

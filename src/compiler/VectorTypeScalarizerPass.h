@@ -18,7 +18,8 @@
 // vectorized; and wider vectors (float8, double8, float16) make interleaved
 // groups too wide for the vectorizer's cost model, which then leaves the
 // loop scalar. Such functions keep their vectors, which the SLP vectorizer
-// uses as before.
+// uses as before; the math builtins on vectors wider than 128 bits loop
+// over their lanes, a loop the loop vectorizer widens (BuiltinMacros.h).
 #pragma once
 
 #include <llvm/IR/PassManager.h>

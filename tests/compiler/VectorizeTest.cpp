@@ -456,6 +456,44 @@ TEST(VectorizeTest, VectorTypedKernelsVectorizeAcrossWorkItems) {
   });
 }
 
+// Math on vectors wider than 128 bits (float8, float16, double4, double8)
+// keeps the kernel's vectors, and each builtin loops over its lanes
+// (BuiltinMacros.h, MATH_VEC_*), a loop the loop vectorizer widens: no
+// scalar math call may be left, neither a libm function nor an intrinsic,
+// whatever the builtin (libm calls, Weft's own code, pointer results).
+// Split into halves they became two-lane calls the back end made scalar.
+TEST(VectorizeTest, MathOnWideVectorsLeavesNoScalarCall) {
+  if (!VectorMath::available())
+    GTEST_SKIP() << "no libmvec on this host";
+  for (const char *T : {"float8", "float16", "double4", "double8"}) {
+    const std::string Ts = T, Width = Ts.substr(Ts.find_first_of("0123456789"));
+    const std::string Int = "convert_int" + Width + "_sat(b[i])";
+    std::vector<Case> Cases = unaryCases(Ts, {"sin", "cos", "exp", "log", "cbrt", "tanpi", "erf",
+                                              "atan", "rsqrt", "logb", "tgamma", "lgamma"});
+    for (const Case &K :
+         binaryCases(Ts, {"pow", "atan2", "hypot", "fmod", "remainder", "nextafter", "maxmag"}))
+      Cases.push_back(K);
+    Cases.push_back({"fma_" + Ts, Ts, "fma(a[i], b[i], a[i + 1])"});
+    for (const char *F : {"pown", "rootn", "ldexp"})
+      Cases.push_back({F + ("_" + Ts), Ts, F + ("(a[i], " + Int + ")")});
+    Cases.push_back({"sincos_" + Ts, Ts, "({ " + Ts + " c; sincos(a[i], &c) + c; })"});
+    Cases.push_back({"fract_" + Ts, Ts, "({ " + Ts + " c; fract(a[i], &c) + c; })"});
+    const std::string IntT = "int" + Width, Back = "convert_" + Ts;
+    Cases.push_back(
+        {"frexp_" + Ts, Ts, "({ " + IntT + " e; frexp(a[i], &e) + " + Back + "(e); })"});
+    Cases.push_back(
+        {"lgamma_r_" + Ts, Ts, "({ " + IntT + " s; lgamma_r(a[i], &s) + " + Back + "(s); })"});
+    Cases.push_back(
+        {"remquo_" + Ts, Ts, "({ " + IntT + " q; remquo(a[i], b[i], &q) + " + Back + "(q); })"});
+    checkCases(Cases, "-cl-std=CL3.0", [](const Case &K, Function &WG) {
+      for (Instruction &I : instructions(WG))
+        if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->getType()->isFloatingPointTy())
+          ADD_FAILURE() << K.Name << " calls " << Call->getCalledOperand()->getName().str()
+                        << " on a scalar";
+    });
+  }
+}
+
 // A double2 kernel that keeps its vectors (a store under a condition) pairs
 // its calls with the SLP vectorizer. On a host with AVX2 and FMA they
 // must take SLEEF's avx2128 forms, about twice as fast as its sse2 ones.

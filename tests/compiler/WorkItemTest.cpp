@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -313,12 +314,44 @@ TEST(WorkItemTest, NamedAndGenericAddressSpacesComputeElementByElement) {
   }
 }
 
+namespace {
+
+// Whether a lane of a vector kernel matches the scalar kernel's element: the
+// same zero, subnormal, infinity or NaN, else within 4 ulp (a vectorized
+// call to a vector library's sin may differ from libm's in the last bit).
+template <typename T> bool closeToScalar(T A, T B) {
+  return sameValue(A, B) || (std::isnormal(A) && std::isnormal(B) && ulpDistance(A, B) <= 4);
+}
+
+// Runs the vector kernel over Lanes-element work-items and the scalar one
+// over elements, with In and Outputs result buffers, in groups of 40 and 7
+// (vector body, epilogue, scalar remainder); compares the results.
+template <typename T>
+void expectLanesMatchScalar(Program &P, const std::string &Vector, const std::string &Scalar,
+                            Buffer<T> &In, size_t Lanes, size_t Outputs) {
+  for (size_t Local : {40, 7}) {
+    std::vector<Buffer<T>> OV(Outputs, Buffer<T>(In.size())), OS = OV;
+    std::vector<Arg> ArgsV = {Arg::pointer(In.data())}, ArgsS = ArgsV;
+    for (size_t R = 0; R < Outputs; ++R) {
+      ArgsV.push_back(Arg::pointer(OV[R].data()));
+      ArgsS.push_back(Arg::pointer(OS[R].data()));
+    }
+    ASSERT_TRUE(P.run(Vector.c_str(), range1(In.size() / Lanes, Local), ArgsV));
+    ASSERT_TRUE(P.run(Scalar.c_str(), range1(In.size(), Local), ArgsS));
+    for (size_t R = 0; R < Outputs; ++R)
+      for (size_t I = 0; I < In.size(); ++I)
+        ASSERT_TRUE(closeToScalar(OV[R][I], OS[R][I]))
+            << Vector << " result " << R << ", element " << I << " of " << In[I] << ": " << OV[R][I]
+            << ", scalar " << OS[R][I];
+  }
+}
+
+} // namespace
+
 // Vector-typed kernels whose loop branches without touching memory (an if
 // in the kernel, or inside cbrt, sinpi, tanpi, cospi, double exp and expm1)
 // are split too. Each lane must be what the scalar kernel computes for its
-// element: the same zero, subnormal, infinity or NaN, else within 4 ulp (a
-// vectorized call to a vector library's sin may differ from libm's in the
-// last bit, split or not). (Few buffers a kernel: with many, the
+// element (closeToScalar), split or not. (Few buffers a kernel: with many, the
 // vectorizer's run-time alias checks grow too many and it declines.)
 TEST(WorkItemTest, BranchingVectorTypedKernelsMatchScalarOnes) {
   Program P;
@@ -351,41 +384,69 @@ TEST(WorkItemTest, BranchingVectorTypedKernelsMatchScalarOnes) {
     MATH3(math2, double2, exp, expm1, cospi)
     MATH3(mathd, double, exp, expm1, cospi))"));
   const size_t N = 1000;
-  std::vector<float> F(4 * N);
-  std::vector<double> D(2 * N);
+  Buffer<float> F(4 * N);
+  Buffer<double> D(2 * N);
   const float SpecialF[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, -0.5f, 2.5f, 1e30f};
   const double SpecialD[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-310, 710.0, -746.0, 0.5};
   for (size_t I = 0; I < 4 * N; ++I)
     F[I] = I % 13 == 0 ? SpecialF[I / 13 % 9] : 0.37f * static_cast<float>(I % 211) - 40.0f;
   for (size_t I = 0; I < 2 * N; ++I)
     D[I] = I % 11 == 0 ? SpecialD[I / 11 % 9] : 0.73 * static_cast<double>(I % 307) - 100.0;
-  auto close = [](auto A, auto B) {
-    return sameValue(A, B) || (std::isnormal(A) && std::isnormal(B) && ulpDistance(A, B) <= 4);
-  };
-  // Runs the vector kernel over Lanes-element work-items and the scalar one
-  // over elements, with In and Outputs result buffers; compares the results.
-  auto compare = [&](const char *Vector, const char *Scalar, auto &In, size_t Lanes,
-                     size_t Outputs) {
-    using T = typename std::remove_reference_t<decltype(In)>::value_type;
-    for (size_t Local : {40, 7}) {
-      std::vector<std::vector<T>> OV(Outputs, std::vector<T>(In.size())), OS = OV;
-      std::vector<Arg> ArgsV = {Arg::pointer(In.data())}, ArgsS = ArgsV;
-      for (size_t R = 0; R < Outputs; ++R) {
-        ArgsV.push_back(Arg::pointer(OV[R].data()));
-        ArgsS.push_back(Arg::pointer(OS[R].data()));
+  expectLanesMatchScalar(P, "if4", "if1", F, 4, 1);
+  expectLanesMatchScalar(P, "math4", "math1", F, 4, 3);
+  expectLanesMatchScalar(P, "math2", "mathd", D, 2, 3);
+}
+
+// Math builtins on vectors wider than 128 bits loop over their lanes, and
+// the loop vectorizer widens that loop (BuiltinMacros.h, MATH_VEC_*): the
+// libm calls become vector forms, the builtins' own code vector code, the
+// pointer results vector stores. Each lane must be what the scalar kernel
+// computes for its element (closeToScalar): unary, binary, pointer and
+// integer-argument functions, on float8, float16, double4 and double8.
+TEST(WorkItemTest, WideVectorMathMatchesScalarMath) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    // Three results of v = x[i], of type T (IT: the int vector of its width).
+    #define OUT3(NAME, T, E0, E1, E2)                                                     \
+      kernel void NAME(global const T *x, global T *o0, global T *o1, global T *o2) {    \
+        size_t i = get_global_id(0);                                                     \
+        T v = x[i];                                                                      \
+        o0[i] = E0;                                                                      \
+        o1[i] = E1;                                                                      \
+        o2[i] = E2;                                                                      \
       }
-      ASSERT_TRUE(P.run(Vector, range1(In.size() / Lanes, Local), ArgsV));
-      ASSERT_TRUE(P.run(Scalar, range1(In.size(), Local), ArgsS));
-      for (size_t R = 0; R < Outputs; ++R)
-        for (size_t I = 0; I < In.size(); ++I)
-          ASSERT_TRUE(close(OV[R][I], OS[R][I]))
-              << Vector << " result " << R << ", element " << I << " of " << In[I] << ": "
-              << OV[R][I] << ", scalar " << OS[R][I];
-    }
-  };
-  compare("if4", "if1", F, 4, 1);
-  compare("math4", "math1", F, 4, 3);
-  compare("math2", "mathd", D, 2, 3);
+    #define KERNELS(S, T, IT)                                                            \
+      OUT3(un_##S, T, sin(v), cbrt(v), tanpi(v))                                         \
+      OUT3(own_##S, T, exp(v), erf(v), log1p(v))                                         \
+      OUT3(bin_##S, T, pow(v, v / 4 + 1), atan2(v, v / 3 - 1), remainder(v, v / 5 + 2))  \
+      OUT3(sincos_##S, T, ({ T c; sincos(v, &c); }), ({ T c; sincos(v, &c); c; }),       \
+           ({ IT e; frexp(v, &e) + convert_##T(e); }))                                   \
+      OUT3(ptr_##S, T, ({ IT q; remquo(v, v / 5 + 2, &q) + convert_##T(q); }),           \
+           ({ T i; fract(v, &i) + i; }), ({ T i; modf(v, &i) + i; }))                    \
+      OUT3(int_##S, T, pown(v, convert_##IT##_sat(v) % 7),                               \
+           rootn(v, convert_##IT##_sat(v) % 5 + 2), ldexp(v, convert_##IT##_sat(v) % 9))
+    KERNELS(f1, float, int)
+    KERNELS(f8, float8, int8)
+    KERNELS(f16, float16, int16)
+    KERNELS(d1, double, int)
+    KERNELS(d4, double4, int4)
+    KERNELS(d8, double8, int8))"));
+  const size_t N = 1600;
+  Buffer<float> F(N);
+  Buffer<double> D(N);
+  const float SpecialF[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, -0.5f, 2.5f, 1e30f};
+  const double SpecialD[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-310, 710.0, -746.0, 0.5};
+  for (size_t I = 0; I < N; ++I) {
+    F[I] = I % 13 == 0 ? SpecialF[I / 13 % 9] : 0.37f * static_cast<float>(I % 211) - 40.0f;
+    D[I] = I % 11 == 0 ? SpecialD[I / 11 % 9] : 0.73 * static_cast<double>(I % 307) - 100.0;
+  }
+  for (const std::string K : {"un_", "own_", "bin_", "sincos_", "ptr_", "int_"}) {
+    expectLanesMatchScalar(P, K + "f8", K + "f1", F, 8, 3);
+    expectLanesMatchScalar(P, K + "f16", K + "f1", F, 16, 3);
+    expectLanesMatchScalar(P, K + "d4", K + "d1", D, 4, 3);
+    expectLanesMatchScalar(P, K + "d8", K + "d1", D, 8, 3);
+  }
 }
 
 } // namespace weft::compiler::test
