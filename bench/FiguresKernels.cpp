@@ -18,6 +18,8 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <string>
+#include <tuple>
 
 namespace weft::bench {
 
@@ -476,7 +478,7 @@ constexpr double MathDoubleRelTol = 1e-12, MathDoubleAbsTol = 1e-14;
 
 struct MathState {
   Program FloatP, DoubleP;
-  Kernel Float, Double;
+  Kernel Float, Float8, Double, Double8; // per element, and per 8 (vector types)
   Mem FloatIn, FloatOut, DoubleIn, DoubleOut;
   HostArray<float> FloatGot;
   HostArray<double> DoubleGot;
@@ -503,8 +505,11 @@ public:
   explicit Math(MathKind K) : K(K) {}
   const char *name() const override { return K.Name; }
   std::vector<Metric> metrics() const override {
-    return {{std::string(K.Name) + ".float", "Melem/s", true},
-            {std::string(K.Name) + ".double", "Melem/s", true}};
+    const std::string Name = K.Name;
+    return {{Name + ".float", "Melem/s", true},
+            {Name + ".float8", "Melem/s", true},
+            {Name + ".double", "Melem/s", true},
+            {Name + ".double8", "Melem/s", true}};
   }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t N = C.Quick ? (1u << 20) : (4u << 20);
@@ -515,58 +520,70 @@ public:
     const bool HasDoubles = clGetDeviceInfo(D.Id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(DoubleConfig),
                                             &DoubleConfig, nullptr) == CL_SUCCESS &&
                             DoubleConfig != 0;
+    const std::string Name = K.Name, Name8 = Name + "8";
     auto S = std::make_shared<MathState>();
     S->FloatP = D.build(kernels::Math, "-DREAL=float");
-    S->Float = D.kernel(S->FloatP, K.Name);
+    S->Float = D.kernel(S->FloatP, Name.c_str());
+    S->Float8 = D.kernel(S->FloatP, Name8.c_str());
     S->FloatIn = D.buffer(N * sizeof(float), CL_MEM_READ_ONLY);
     S->FloatOut = D.buffer(N * sizeof(float));
     S->FloatGot.resize(N);
     D.write(S->FloatIn, HostFloatIn.data(), HostFloatIn.bytes());
     setArgs(S->Float, S->FloatIn, S->FloatOut);
-    // The double kernel is a separate program: a device without doubles
+    setArgs(S->Float8, S->FloatIn, S->FloatOut);
+    // The double kernels are a separate program: a device without doubles
     // could not build it.
     if (HasDoubles) {
       S->DoubleP = D.build(kernels::Math, "-DREAL=double -DREAL_IS_DOUBLE=1");
-      S->Double = D.kernel(S->DoubleP, K.Name);
+      S->Double = D.kernel(S->DoubleP, Name.c_str());
+      S->Double8 = D.kernel(S->DoubleP, Name8.c_str());
       S->DoubleIn = D.buffer(N * sizeof(double), CL_MEM_READ_ONLY);
       S->DoubleOut = D.buffer(N * sizeof(double));
       S->DoubleGot.resize(N);
       D.write(S->DoubleIn, HostDoubleIn.data(), HostDoubleIn.bytes());
       setArgs(S->Double, S->DoubleIn, S->DoubleOut);
+      setArgs(S->Double8, S->DoubleIn, S->DoubleOut);
     }
 
     auto Run = std::make_unique<KernelRun>(D);
-    const Device *Dev = &D;
-    TimedPart Float;
-    Float.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->FloatOut, S->FloatGot.bytes()); };
-    Float.Launch = [S, Dev, N] { Dev->launch(S->Float, {N}, {256}); };
-    Float.Verify = [this, S, Dev](unsigned, unsigned) {
-      Dev->read(S->FloatOut, S->FloatGot.data(), S->FloatGot.bytes());
-      expectRelative(S->FloatGot.data(), Want.data(), Want.size(), MathFloatRelTol, MathFloatAbsTol,
-                     "mathFloat output");
-    };
-
-    TimedPart Double;
-    Double.Reset = [S, Dev](unsigned) { zeroBuffer(*Dev, S->DoubleOut, S->DoubleGot.bytes()); };
-    Double.Launch = [S, Dev, N] { Dev->launch(S->Double, {N}, {256}); };
-    Double.Verify = [this, S, Dev](unsigned, unsigned) {
-      Dev->read(S->DoubleOut, S->DoubleGot.data(), S->DoubleGot.bytes());
-      expectRelative(S->DoubleGot.data(), Want.data(), Want.size(), MathDoubleRelTol,
-                     MathDoubleAbsTol, "mathDouble output");
-    };
-    Double.Unsupported = !HasDoubles;
-
-    for (TimedPart *P : {&Float, &Double}) {
-      P->WorkPerLaunch = static_cast<double>(N);
-      P->Scale = 1e-6;
-      P->MaxLaunches = 200;
-      Run->Parts.push_back(std::move(*P));
+    for (auto [Kern, Lanes, What] :
+         {std::tuple{&S->Float, size_t(1), "float"}, std::tuple{&S->Float8, size_t(8), "float8"}})
+      Run->Parts.push_back(part(D, S, *Kern, S->FloatOut, S->FloatGot, Lanes, MathFloatRelTol,
+                                MathFloatAbsTol, What));
+    for (auto [Kern, Lanes, What] : {std::tuple{&S->Double, size_t(1), "double"},
+                                     std::tuple{&S->Double8, size_t(8), "double8"}}) {
+      TimedPart P = part(D, S, *Kern, S->DoubleOut, S->DoubleGot, Lanes, MathDoubleRelTol,
+                         MathDoubleAbsTol, What);
+      P.Unsupported = !HasDoubles;
+      Run->Parts.push_back(std::move(P));
     }
     Run->prepare(C);
     return Run;
   }
 
 private:
+  // The part that times Kern, Lanes elements a work-item, over the whole
+  // input; its results land in Out and must be within RelTol or AbsTol of
+  // the reference.
+  template <typename T>
+  TimedPart part(const Device &D, const std::shared_ptr<MathState> &S, Kernel &Kern, Mem &Out,
+                 HostArray<T> &Got, size_t Lanes, double RelTol, double AbsTol, const char *What) {
+    const Device *Dev = &D;
+    const size_t Global = Got.size() / Lanes;
+    TimedPart P;
+    P.Reset = [S, Dev, &Out, &Got](unsigned) { zeroBuffer(*Dev, Out, Got.bytes()); };
+    P.Launch = [S, Dev, &Kern, Global] { Dev->launch(Kern, {Global}, {256}); };
+    P.Verify = [this, S, Dev, &Out, &Got, RelTol, AbsTol,
+                Label = std::string(K.Name) + " " + What + " output"](unsigned, unsigned) {
+      Dev->read(Out, Got.data(), Got.bytes());
+      expectRelative(Got.data(), Want.data(), Want.size(), RelTol, AbsTol, Label.c_str());
+    };
+    P.WorkPerLaunch = static_cast<double>(Got.size());
+    P.Scale = 1e-6;
+    P.MaxLaunches = 200;
+    return P;
+  }
+
   void makeReference(size_t N) {
     if (HostFloatIn.size() == N)
       return;
