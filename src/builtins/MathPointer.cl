@@ -95,15 +95,28 @@ static INL double lgamma_rD(double x, __private int *s) {
     return R;                                                                                      \
   }
 
-// Vector overloads, split like BuiltinMacros.h's MATH_VEC_*: the halves (or
-// the scalars, for 2 and 3) write to locals, whose overloads exist in every
-// compile (__private when named, generic otherwise); vectors wider than 128
-// bits loop over their lanes, each writing its lane of a local vector.
-#define MATHP_VEC_UNARY_N(FN, T, P, N, H, LO, HI, AS)                                              \
-  OVL T##N FN(T##N x, AS P##N *p) {                                                                \
-    P##H A, B;                                                                                     \
-    T##N R = (T##N)(FN(x.LO, &A), FN(x.HI, &B));                                                   \
-    *p = (P##N)(A, B);                                                                             \
+// Vector overloads, split like BuiltinMacros.h's MATH_VEC_*: up to 128 bits
+// each lane's scalar overload writes a local, whose overloads exist in
+// every compile (__private when named, generic otherwise); wider vectors
+// loop over their lanes, each writing its lane of a local vector.
+#define MATHP_VEC_UNARY_SMALL(FN, T, P, AS)                                                        \
+  OVL T##2 FN(T##2 x, AS P##2 *p) {                                                                \
+    P A, B;                                                                                        \
+    T##2 R = (T##2)(FN(x.s0, &A), FN(x.s1, &B));                                                   \
+    *p = (P##2)(A, B);                                                                             \
+    return R;                                                                                      \
+  }                                                                                                \
+  OVL T##3 FN(T##3 x, AS P##3 *p) {                                                                \
+    P A, B, C;                                                                                     \
+    T##3 R = (T##3)(FN(x.s0, &A), FN(x.s1, &B), FN(x.s2, &C));                                     \
+    *p = (P##3)(A, B, C);                                                                          \
+    return R;                                                                                      \
+  }
+#define MATHP_VEC_UNARY_FLAT4(FN, T, P, AS)                                                        \
+  OVL T##4 FN(T##4 x, AS P##4 *p) {                                                                \
+    P A, B, C, D;                                                                                  \
+    T##4 R = (T##4)(FN(x.s0, &A), FN(x.s1, &B), FN(x.s2, &C), FN(x.s3, &D));                       \
+    *p = (P##4)(A, B, C, D);                                                                       \
     return R;                                                                                      \
   }
 #define MATHP_VEC_UNARY_LANES(FN, T, P, N, AS)                                                     \
@@ -114,27 +127,34 @@ static INL double lgamma_rD(double x, __private int *s) {
     *p = Q;                                                                                        \
     return R;                                                                                      \
   }
-#define MATHP_VEC_UNARY_SMALL(FN, T, P, AS)                                                        \
-  MATHP_VEC_UNARY_N(FN, T, P, 2, , s0, s1, AS)                                                     \
-  OVL T##3 FN(T##3 x, AS P##3 *p) {                                                                \
-    P A, B, C;                                                                                     \
-    T##3 R = (T##3)(FN(x.s0, &A), FN(x.s1, &B), FN(x.s2, &C));                                     \
-    *p = (P##3)(A, B, C);                                                                          \
-    return R;                                                                                      \
-  }
 #define MATHP_VEC_UNARY_F(FN, P, AS)                                                               \
   MATHP_VEC_UNARY_SMALL(FN, float, P, AS)                                                          \
-  MATHP_VEC_UNARY_N(FN, float, P, 4, 2, lo, hi, AS)                                                \
+  MATHP_VEC_UNARY_FLAT4(FN, float, P, AS)                                                          \
   MATHP_VEC_UNARY_LANES(FN, float, P, 8, AS) MATHP_VEC_UNARY_LANES(FN, float, P, 16, AS)
 #define MATHP_VEC_UNARY_D(FN, P, AS)                                                               \
   MATHP_VEC_UNARY_SMALL(FN, double, P, AS)                                                         \
   MATHP_VEC_UNARY_LANES(FN, double, P, 4, AS)                                                      \
   MATHP_VEC_UNARY_LANES(FN, double, P, 8, AS) MATHP_VEC_UNARY_LANES(FN, double, P, 16, AS)
-#define MATHP_VEC_BINARY_N(FN, T, P, N, H, LO, HI, AS)                                             \
-  OVL T##N FN(T##N x, T##N y, AS P##N *p) {                                                        \
-    P##H A, B;                                                                                     \
-    T##N R = (T##N)(FN(x.LO, y.LO, &A), FN(x.HI, y.HI, &B));                                       \
-    *p = (P##N)(A, B);                                                                             \
+
+#define MATHP_VEC_BINARY_SMALL(FN, T, P, AS)                                                       \
+  OVL T##2 FN(T##2 x, T##2 y, AS P##2 *p) {                                                        \
+    P A, B;                                                                                        \
+    T##2 R = (T##2)(FN(x.s0, y.s0, &A), FN(x.s1, y.s1, &B));                                       \
+    *p = (P##2)(A, B);                                                                             \
+    return R;                                                                                      \
+  }                                                                                                \
+  OVL T##3 FN(T##3 x, T##3 y, AS P##3 *p) {                                                        \
+    P A, B, C;                                                                                     \
+    T##3 R = (T##3)(FN(x.s0, y.s0, &A), FN(x.s1, y.s1, &B), FN(x.s2, y.s2, &C));                   \
+    *p = (P##3)(A, B, C);                                                                          \
+    return R;                                                                                      \
+  }
+#define MATHP_VEC_BINARY_FLAT4(FN, T, P, AS)                                                       \
+  OVL T##4 FN(T##4 x, T##4 y, AS P##4 *p) {                                                        \
+    P A, B, C, D;                                                                                  \
+    T##4 R = (T##4)(FN(x.s0, y.s0, &A), FN(x.s1, y.s1, &B), FN(x.s2, y.s2, &C),                    \
+                    FN(x.s3, y.s3, &D));                                                           \
+    *p = (P##4)(A, B, C, D);                                                                       \
     return R;                                                                                      \
   }
 #define MATHP_VEC_BINARY_LANES(FN, T, P, N, AS)                                                    \
@@ -145,17 +165,9 @@ static INL double lgamma_rD(double x, __private int *s) {
     *p = Q;                                                                                        \
     return R;                                                                                      \
   }
-#define MATHP_VEC_BINARY_SMALL(FN, T, P, AS)                                                       \
-  MATHP_VEC_BINARY_N(FN, T, P, 2, , s0, s1, AS)                                                    \
-  OVL T##3 FN(T##3 x, T##3 y, AS P##3 *p) {                                                        \
-    P A, B, C;                                                                                     \
-    T##3 R = (T##3)(FN(x.s0, y.s0, &A), FN(x.s1, y.s1, &B), FN(x.s2, y.s2, &C));                   \
-    *p = (P##3)(A, B, C);                                                                          \
-    return R;                                                                                      \
-  }
 #define MATHP_VEC_BINARY_F(FN, P, AS)                                                              \
   MATHP_VEC_BINARY_SMALL(FN, float, P, AS)                                                         \
-  MATHP_VEC_BINARY_N(FN, float, P, 4, 2, lo, hi, AS)                                               \
+  MATHP_VEC_BINARY_FLAT4(FN, float, P, AS)                                                         \
   MATHP_VEC_BINARY_LANES(FN, float, P, 8, AS) MATHP_VEC_BINARY_LANES(FN, float, P, 16, AS)
 #define MATHP_VEC_BINARY_D(FN, P, AS)                                                              \
   MATHP_VEC_BINARY_SMALL(FN, double, P, AS)                                                        \

@@ -494,6 +494,34 @@ TEST(VectorizeTest, MathOnWideVectorsLeavesNoScalarCall) {
   }
 }
 
+// A float4 kernel that keeps its vectors (a store under a condition) calls
+// its math builtins lane by lane, all four lanes in one vector literal
+// (BuiltinMacros.h), so the SLP vectorizer finds one four-lane tree: the
+// float math calls that are LLVM intrinsics must take four lanes or more.
+// Split into halves, the builtins became two-lane calls the back end made
+// scalar. (Calls of libm functions, atanf, stay scalar: LLVM 15's SLP cost
+// model finds their vector forms no cheaper.)
+TEST(VectorizeTest, GuardedFloat4MathCallsFourLaneForms) {
+  if (!VectorMath::available())
+    GTEST_SKIP() << "no libmvec on this host";
+  std::vector<Case> Cases;
+  for (const char *F : {"sin", "cos", "exp2", "sqrt"})
+    Cases.push_back({std::string(F), "float4", std::string(F) + "(a[i])", "a[i].x > 0.0f"});
+  Cases.push_back({"pow", "float4", "pow(a[i], b[i])", "a[i].x > 0.0f"});
+  Cases.push_back({"sincos", "float4", "({ float4 c; sincos(a[i], &c) + c; })", "a[i].x > 0.0f"});
+  checkCases(Cases, "-cl-std=CL3.0", [](const Case &K, Function &WG) {
+    for (Instruction &I : instructions(WG)) {
+      auto *Call = dyn_cast<CallInst>(&I);
+      if (!Call || !Call->getType()->isFPOrFPVectorTy())
+        continue;
+      auto *V = dyn_cast<FixedVectorType>(Call->getType());
+      EXPECT_TRUE(V && V->getNumElements() >= 4)
+          << K.Name << " calls " << Call->getCalledOperand()->getName().str() << " on "
+          << (V ? V->getNumElements() : 1) << " lanes";
+    }
+  });
+}
+
 // A double2 kernel that keeps its vectors (a store under a condition) pairs
 // its calls with the SLP vectorizer. On a host with AVX2 and FMA they
 // must take SLEEF's avx2128 forms, about twice as fast as its sse2 ones.
