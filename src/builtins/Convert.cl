@@ -29,29 +29,36 @@
 #define float_IS_FP 1
 #define double_IS_FP 1
 
-// Saturating scalar helpers: integer source, then floating source.
+// Saturating scalar helpers: integer source, then floating source. Selects,
+// not branches, so that the lanes of a vector conversion vectorize (the
+// unchosen conversion of an out-of-range float is never used).
 #define SAT_INT_HELPER(D, S) SAT_INT_HELPER_(D, S, D##_LIMITS, S##_SIGNED)
 #define SAT_INT_HELPER_(D, S, ...) SAT_INT_HELPER__(D, S, __VA_ARGS__)
 #define SAT_INT_HELPER__(D, S, DMIN, DMAX, SSIGNED)                                                \
   static D satI_##D##_##S(S x) {                                                                   \
-    if (SSIGNED && (long)x < 0)                                                                    \
-      return (long)x < (long)(DMIN) ? (D)(DMIN) : (D)x;                                            \
-    return (ulong)x > (ulong)(DMAX) ? (D)(DMAX) : (D)x;                                            \
+    D Low = (long)x < (long)(DMIN) ? (D)(DMIN) : (D)x;                                             \
+    D High = (ulong)x > (ulong)(DMAX) ? (D)(DMAX) : (D)x;                                          \
+    return SSIGNED && (long)x < 0 ? Low : High;                                                    \
   }
 #define SAT_FP_HELPER(D, S) SAT_FP_HELPER_(D, S, D##_LIMITS)
 #define SAT_FP_HELPER_(D, S, ...) SAT_FP_HELPER__(D, S, __VA_ARGS__)
 #define SAT_FP_HELPER__(D, S, DMIN, DMAX)                                                          \
   static D satF_##D##_##S(S x) {                                                                   \
-    if (x != x)                                                                                    \
-      return (D)0;                                                                                 \
-    if (x >= (S)(DMAX))                                                                            \
-      return (D)(DMAX);                                                                            \
-    if (x <= (S)(DMIN))                                                                            \
-      return (D)(DMIN);                                                                            \
-    return (D)x;                                                                                   \
+    D R = (D)x;                                                                                    \
+    R = x >= (S)(DMAX) ? (D)(DMAX) : R;                                                            \
+    R = x <= (S)(DMIN) ? (D)(DMIN) : R;                                                            \
+    return x != x ? (D)0 : R;                                                                      \
   }
 
-// One destination/source/suffix: scalar body BODY(x), vectors split.
+// One destination/source/suffix: scalar body BODY(x); vectors as
+// BuiltinMacros.h's VEC_*: each lane in one literal up to 4, a loop over
+// the lanes from 8.
+#define CONV_LANES(D, S, SUFFIX, N)                                                                \
+  OVL D##N convert_##D##N##SUFFIX(S##N x) {                                                        \
+    D##N R;                                                                                        \
+    LANE_LOOP(N) LANE(D, R) = convert_##D##SUFFIX(LANE(S, x));                                     \
+    return R;                                                                                      \
+  }
 #define CONV_FORM(D, S, SUFFIX, BODY)                                                              \
   OVL D convert_##D##SUFFIX(S x) { return BODY; }                                                  \
   OVL D##2 convert_##D##2##SUFFIX(S##2 x) {                                                        \
@@ -61,14 +68,10 @@
     return (D##3)(convert_##D##SUFFIX(x.s0), convert_##D##SUFFIX(x.s1), convert_##D##SUFFIX(x.s2));\
   }                                                                                                \
   OVL D##4 convert_##D##4##SUFFIX(S##4 x) {                                                        \
-    return (D##4)(convert_##D##2##SUFFIX(x.lo), convert_##D##2##SUFFIX(x.hi));                     \
+    return (D##4)(convert_##D##SUFFIX(x.s0), convert_##D##SUFFIX(x.s1), convert_##D##SUFFIX(x.s2), \
+                  convert_##D##SUFFIX(x.s3));                                                      \
   }                                                                                                \
-  OVL D##8 convert_##D##8##SUFFIX(S##8 x) {                                                        \
-    return (D##8)(convert_##D##4##SUFFIX(x.lo), convert_##D##4##SUFFIX(x.hi));                     \
-  }                                                                                                \
-  OVL D##16 convert_##D##16##SUFFIX(S##16 x) {                                                     \
-    return (D##16)(convert_##D##8##SUFFIX(x.lo), convert_##D##8##SUFFIX(x.hi));                    \
-  }
+  CONV_LANES(D, S, SUFFIX, 8) CONV_LANES(D, S, SUFFIX, 16)
 
 // Integer destination from an integer source: rounding is irrelevant.
 #define CONV_INT_INT(D, S)                                                                         \
@@ -99,17 +102,14 @@
 
 // The sign of r - x, exactly, for a rounded r of x.
 static int cmpWide(double r, double x) { return (r > x) - (r < x); } // 32-bit ints, double
+// (Selects, as the saturating helpers: (long)r of r >= 2^63 is unused.)
 static int cmpLong(double r, long x) {
-  if (r >= 0x1p63)
-    return 1;
   long lr = (long)r;
-  return (lr > x) - (lr < x);
+  return r >= 0x1p63 ? 1 : (lr > x) - (lr < x);
 }
 static int cmpUlong(double r, ulong x) {
-  if (r >= 0x1p64)
-    return 1;
   ulong ur = (ulong)r;
-  return (ur > x) - (ur < x);
+  return r >= 0x1p64 ? 1 : (ur > x) - (ur < x);
 }
 // Math.cl's nextafter, on the bits: libm's would be a call that keeps a
 // work-item loop converting with rtz/rtp/rtn from vectorizing.

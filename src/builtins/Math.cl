@@ -287,7 +287,7 @@ static int ilogbD(double x) {
 }
 OVL int ilogb(float x) { return ilogbF(x); }
 OVL int ilogb(double x) { return ilogbD(x); }
-MATH_VEC_UNARY(ilogb, int)
+VEC_UNARY(ilogb, int, float)
 MATH_VEC_UNARY_D(ilogb, int)
 
 // logb: ilogb as a float; -inf at 0, +inf at ±inf, NaN at NaN.
@@ -330,14 +330,14 @@ VEC_UNARY(nan, double, ulong)
 // MathPow.cl with powr.
 #define NATIVE1(F, BF)                                                                             \
   OVL float native_##F(float x) { return BF(x); }                                                  \
-  MATH_VEC_UNARY(native_##F, float)                                                               \
+  VEC_UNARY(native_##F, float, float)                                                               \
   OVL float half_##F(float x) { return BF(x); }                                                    \
-  MATH_VEC_UNARY(half_##F, float)
+  VEC_UNARY(half_##F, float, float)
 #define NATIVE2(F, BF)                                                                             \
   OVL float native_##F(float x, float y) { return BF(x, y); }                                      \
-  MATH_VEC_BINARY(native_##F, float)                                                              \
+  VEC_BINARY(native_##F, float, float, float)                                                              \
   OVL float half_##F(float x, float y) { return BF(x, y); }                                        \
-  MATH_VEC_BINARY(half_##F, float)
+  VEC_BINARY(half_##F, float, float, float)
 static float recipF(float x) { return 1.0f / x; }
 static float divideF(float x, float y) { return x / y; }
 NATIVE1(sqrt, __builtin_sqrtf)

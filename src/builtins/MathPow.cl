@@ -73,5 +73,5 @@ MATH2(powr, powrF, powrD)
 // implementation-defined or half's, but not their edge cases).
 OVL float half_powr(float x, float y) { return powrF(x, y); }
 OVL float native_powr(float x, float y) { return powrF(x, y); }
-MATH_VEC_BINARY(half_powr, float)
-MATH_VEC_BINARY(native_powr, float)
+VEC_BINARY(half_powr, float, float, float)
+VEC_BINARY(native_powr, float, float, float)

@@ -29,6 +29,19 @@ uint64_t vectorBits(const Instruction &I, const DataLayout &DL) {
   return Bits;
 }
 
+// The most lanes of a vector I computes on or with.
+unsigned vectorLanes(const Instruction &I) {
+  unsigned Lanes = 0;
+  auto note = [&](Type *T) {
+    if (auto *V = dyn_cast<FixedVectorType>(T))
+      Lanes = std::max(Lanes, V->getNumElements());
+  };
+  note(I.getType());
+  for (const Value *Op : I.operands())
+    note(Op->getType());
+  return Lanes;
+}
+
 // Whether every iteration of L runs each of its memory accesses: L has one
 // latch and one exit, and every block that touches memory dominates the
 // latch. Branches that only choose a value (an if in the kernel, the
@@ -50,8 +63,8 @@ bool accessesMemoryEveryIteration(const Loop &L, const DominatorTree &DT) {
 }
 
 // Whether F computes on vectors in loops, only in innermost ones that access
-// memory on every iteration and on vectors of at most MaxVectorBits: the
-// functions run() splits.
+// memory on every iteration and on vectors of at most MaxVectorBits and
+// MaxLanes: the functions run() splits.
 bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   const DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
@@ -65,7 +78,8 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
     const Loop *L = LI.getLoopFor(I.getParent());
     if (!L)
       continue;
-    if (Bits > VectorTypeScalarizerPass::MaxVectorBits || !L->isInnermost())
+    if (Bits > VectorTypeScalarizerPass::MaxVectorBits || !L->isInnermost() ||
+        vectorLanes(I) > VectorTypeScalarizerPass::MaxLanes)
       return false;
     if (Checked.insert(L).second && !accessesMemoryEveryIteration(*L, DT))
       return false;

@@ -9,17 +9,20 @@
 //
 // Only where that pays (measured in docs/compiler.md): every loop that
 // computes on vectors must be an innermost loop that runs each of its loads
-// and stores on every iteration, on vectors of at most 128 bits. Branches
-// that only choose values (an if in the kernel, or the branches of an
-// inlined builtin such as cbrt) the vectorizer turns into selects; a load or
-// store under a condition (a bounds check) it would predicate lane by lane,
-// several times slower than the four-lane code; a vector computation inside
-// an inner loop would make that loop, not the work-items, the one
-// vectorized; and wider vectors (float8, double8, float16) make interleaved
-// groups too wide for the vectorizer's cost model, which then leaves the
-// loop scalar. Such functions keep their vectors, which the SLP vectorizer
-// uses as before; the math builtins on vectors wider than 128 bits loop
-// over their lanes, a loop the loop vectorizer widens (BuiltinMacros.h).
+// and stores on every iteration, on vectors of at most 128 bits and 4
+// lanes. Branches that only choose values (an if in the kernel, or the
+// branches of an inlined builtin such as cbrt) the vectorizer turns into
+// selects; a load or store under a condition (a bounds check) it would
+// predicate lane by lane, several times slower than the four-lane code; a
+// vector computation inside an inner loop would make that loop, not the
+// work-items, the one vectorized; wider vectors (float8, double8, float16)
+// make interleaved groups too wide for the vectorizer's cost model, which
+// then leaves the loop scalar; and vectors of more lanes (uchar16, short8)
+// make groups it takes 64 work-items at a time, shuffles of 1 KiB that take
+// seconds to build and run several times slower than the vectors whole.
+// Such functions keep their vectors, which the SLP vectorizer uses as
+// before; the builtins on vectors of 8 lanes or more loop over their lanes,
+// a loop the loop vectorizer widens (BuiltinMacros.h).
 #pragma once
 
 #include <llvm/IR/PassManager.h>
@@ -34,6 +37,8 @@ public:
 
   /// Vectors wider than this stay whole.
   static constexpr uint64_t MaxVectorBits = 128;
+  /// And so do vectors of more lanes than this.
+  static constexpr unsigned MaxLanes = 4;
 };
 
 } // namespace weft::compiler

@@ -319,8 +319,12 @@ namespace {
 // Whether a lane of a vector kernel matches the scalar kernel's element: the
 // same zero, subnormal, infinity or NaN, else within 4 ulp (a vectorized
 // call to a vector library's sin may differ from libm's in the last bit).
+// Integers must be equal.
 template <typename T> bool closeToScalar(T A, T B) {
-  return sameValue(A, B) || (std::isnormal(A) && std::isnormal(B) && ulpDistance(A, B) <= 4);
+  if constexpr (std::is_integral_v<T>)
+    return A == B;
+  else
+    return sameValue(A, B) || (std::isnormal(A) && std::isnormal(B) && ulpDistance(A, B) <= 4);
 }
 
 // Runs the vector kernel over Lanes-element work-items and the scalar one
@@ -447,6 +451,75 @@ TEST(WorkItemTest, WideVectorMathMatchesScalarMath) {
     expectLanesMatchScalar(P, K + "d4", K + "d1", D, 4, 3);
     expectLanesMatchScalar(P, K + "d8", K + "d1", D, 8, 3);
   }
+}
+
+// Integer builtins and conversions on vectors of 8 and 16 lanes loop over
+// their lanes (BuiltinMacros.h, Convert.cl), and kernels on char16 or
+// short8 keep their vectors (VectorTypeScalarizerPass splits only up to 4
+// lanes). Each lane must equal the scalar kernel's element; conversions
+// saturate NaN, infinities and out-of-range values alike.
+TEST(WorkItemTest, WideVectorIntegerBuiltinsAndConversionsMatchScalarOnes) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    #define OUT3(NAME, T, E0, E1, E2)                                                     \
+      kernel void NAME(global const T *x, global T *o0, global T *o1, global T *o2) {    \
+        size_t i = get_global_id(0);                                                     \
+        T v = x[i];                                                                      \
+        o0[i] = E0;                                                                      \
+        o1[i] = E1;                                                                      \
+        o2[i] = E2;                                                                      \
+      }
+    // (A second operand by xor: a product could overflow, undefined for
+    // signed types.)
+    #define INTEGER(S, T)                                                                \
+      OUT3(ia_##S, T, ({ T w = v ^ (T)0x35; as_##T(abs_diff(v, w)); }),                  \
+           ({ T w = v ^ (T)0x35; hadd(v, w); }), mad_sat(v, v, v))                       \
+      OUT3(ib_##S, T, add_sat(v, v), rotate(v, v),                                       \
+           ({ T w = v ^ (T)0x5a; (T)(mul_hi(v, w) + clz(v)); }))
+    INTEGER(c1, char) INTEGER(c16, char16)
+    INTEGER(s1, short) INTEGER(s8, short8)
+    INTEGER(i1, int) INTEGER(i8, int8)
+    INTEGER(l1, long) INTEGER(l4, long4)
+    // Floating values through saturating and rounding conversions and back.
+    #define CONVERT(S, T, UC, I, SH)                                                     \
+      OUT3(cv_##S, T, convert_##T(convert_##UC##_sat(v * 3)),                            \
+           convert_##T(convert_##I##_sat_rte(v * 1e8f)),                                 \
+           convert_##T(convert_##SH##_sat_rtn(v * 1000)) + convert_##T##_rtp(convert_##I(v)))
+    CONVERT(f1, float, uchar, int, short) CONVERT(f8, float8, uchar8, int8, short8)
+    CONVERT(f16, float16, uchar16, int16, short16)
+    CONVERT(d1, double, uchar, long, short) CONVERT(d4, double4, uchar4, long4, short4)
+    CONVERT(d8, double8, uchar8, long8, short8))"));
+  const size_t N = 1600;
+  auto fill = [](auto &Buf, uint64_t Seed) {
+    using T = typename std::remove_reference_t<decltype(Buf)>::value_type;
+    for (size_t I = 0; I < Buf.size(); ++I) {
+      Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+      Buf[I] = static_cast<T>(Seed >> (I % 3 == 0 ? 60 : 32 + I % 17));
+    }
+  };
+  Buffer<int8_t> C(N);
+  Buffer<int16_t> S(N);
+  Buffer<int32_t> I(N);
+  Buffer<int64_t> L(N);
+  fill(C, 1), fill(S, 2), fill(I, 3), fill(L, 4);
+  for (const std::string K : {"ia_", "ib_"}) {
+    expectLanesMatchScalar(P, K + "c16", K + "c1", C, 16, 3);
+    expectLanesMatchScalar(P, K + "s8", K + "s1", S, 8, 3);
+    expectLanesMatchScalar(P, K + "i8", K + "i1", I, 8, 3);
+    expectLanesMatchScalar(P, K + "l4", K + "l1", L, 4, 3);
+  }
+  Buffer<float> F(N);
+  Buffer<double> D(N);
+  const float SpecialF[] = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 85.5f, -0.5f, 2.5f, 0.0f};
+  for (size_t J = 0; J < N; ++J) {
+    F[J] = J % 7 == 0 ? SpecialF[J / 7 % 9] : 0.37f * static_cast<float>(J % 211) - 40.0f;
+    D[J] = J % 5 == 0 ? 1e300 * (J % 2 ? 1 : -1) : F[J] * 1.001;
+  }
+  expectLanesMatchScalar(P, "cv_f8", "cv_f1", F, 8, 3);
+  expectLanesMatchScalar(P, "cv_f16", "cv_f1", F, 16, 3);
+  expectLanesMatchScalar(P, "cv_d4", "cv_d1", D, 4, 3);
+  expectLanesMatchScalar(P, "cv_d8", "cv_d1", D, 8, 3);
 }
 
 } // namespace weft::compiler::test
