@@ -327,6 +327,20 @@ template <typename T> bool closeToScalar(T A, T B) {
     return sameValue(A, B) || (std::isnormal(A) && std::isnormal(B) && ulpDistance(A, B) <= 4);
 }
 
+// OUT3(NAME, T, E0, E1, E2): a kernel writing three results of v = x[i],
+// of type T, to o0, o1 and o2 (what expectLanesMatchScalar runs).
+const std::string Out3 = R"(
+  #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+  #define OUT3(NAME, T, E0, E1, E2)                                                     \
+    kernel void NAME(global const T *x, global T *o0, global T *o1, global T *o2) {    \
+      size_t i = get_global_id(0);                                                     \
+      T v = x[i];                                                                      \
+      o0[i] = E0;                                                                      \
+      o1[i] = E1;                                                                      \
+      o2[i] = E2;                                                                      \
+    }
+)";
+
 // Runs the vector kernel over Lanes-element work-items and the scalar one
 // over elements, with In and Outputs result buffers, in groups of 40 and 7
 // (vector body, epilogue, scalar remainder); compares the results.
@@ -402,24 +416,15 @@ TEST(WorkItemTest, BranchingVectorTypedKernelsMatchScalarOnes) {
 }
 
 // Math builtins on vectors wider than 128 bits loop over their lanes, and
-// the loop vectorizer widens that loop (BuiltinMacros.h, MATH_VEC_*): the
+// the loop vectorizer widens that loop (BuiltinMacros.h, VEC_*): the
 // libm calls become vector forms, the builtins' own code vector code, the
 // pointer results vector stores. Each lane must be what the scalar kernel
 // computes for its element (closeToScalar): unary, binary, pointer and
 // integer-argument functions, on float8, float16, double4 and double8.
 TEST(WorkItemTest, WideVectorMathMatchesScalarMath) {
   Program P;
-  ASSERT_TRUE(P.build(R"(
-    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-    // Three results of v = x[i], of type T (IT: the int vector of its width).
-    #define OUT3(NAME, T, E0, E1, E2)                                                     \
-      kernel void NAME(global const T *x, global T *o0, global T *o1, global T *o2) {    \
-        size_t i = get_global_id(0);                                                     \
-        T v = x[i];                                                                      \
-        o0[i] = E0;                                                                      \
-        o1[i] = E1;                                                                      \
-        o2[i] = E2;                                                                      \
-      }
+  ASSERT_TRUE(P.build(Out3 + R"(
+    // IT: the int vector of T's width.
     #define KERNELS(S, T, IT)                                                            \
       OUT3(un_##S, T, sin(v), cbrt(v), tanpi(v))                                         \
       OUT3(own_##S, T, exp(v), erf(v), log1p(v))                                         \
@@ -460,16 +465,7 @@ TEST(WorkItemTest, WideVectorMathMatchesScalarMath) {
 // saturate NaN, infinities and out-of-range values alike.
 TEST(WorkItemTest, WideVectorIntegerBuiltinsAndConversionsMatchScalarOnes) {
   Program P;
-  ASSERT_TRUE(P.build(R"(
-    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-    #define OUT3(NAME, T, E0, E1, E2)                                                     \
-      kernel void NAME(global const T *x, global T *o0, global T *o1, global T *o2) {    \
-        size_t i = get_global_id(0);                                                     \
-        T v = x[i];                                                                      \
-        o0[i] = E0;                                                                      \
-        o1[i] = E1;                                                                      \
-        o2[i] = E2;                                                                      \
-      }
+  ASSERT_TRUE(P.build(Out3 + R"(
     // (A second operand by xor: a product could overflow, undefined for
     // signed types.)
     #define INTEGER(S, T)                                                                \
