@@ -185,7 +185,9 @@ def main():
 
     vendors = Path(tempfile.mkdtemp(prefix="cts-vendors-"))
     (vendors / "under-test.icd").write_text(f"{library}\n")
-    log_dir = Path(opts.log_dir or tempfile.mkdtemp(prefix="cts-logs-"))
+    # Absolute: each binary runs in its own directory, where a relative
+    # results file would land (or fail to open).
+    log_dir = Path(opts.log_dir or tempfile.mkdtemp(prefix="cts-logs-")).resolve()
     log_dir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, OCL_ICD_VENDORS=str(vendors),
                CL_DEVICE_TYPE="CL_DEVICE_TYPE_DEFAULT")
@@ -194,7 +196,7 @@ def main():
     print(f"{'test':28} {'result':8} {'pass':>6} {'fail':>6} {'skip':>6} {'seconds':>8}")
     for entry in entries:
         entry.timeout = int(entry.timeout * opts.timeout_scale)
-        outcome = run_entry(entry, opts.cts_build, env, log_dir)
+        outcome = run_entry(entry, Path(opts.cts_build).resolve(), env, log_dir)
         judge(outcome, expectations)
         outcomes.append(outcome)
         mark = " REGRESSION" if outcome.regressions else (
