@@ -16,7 +16,8 @@
 // 4 lanes (float4, int4, double2) is split into scalars by the compiler's
 // VectorTypeScalarizerPass, whose work-items the loop vectorizer then
 // packs: there the shape of the vector forms does not matter. A kernel that
-// keeps its vectors (wider ones, or a bounds check) has its lanes to pack:
+// keeps its vectors (more lanes or bits, or a bounds check) has its lanes
+// to pack:
 //  - up to 4 lanes, one vector literal of per-lane calls gives the SLP
 //    vectorizer one tree, and it takes the vector form of an intrinsic call
 //    (a bounds-checked float4 sin kernel: 9.1 -> 4.6 ms, where halves made
