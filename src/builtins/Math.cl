@@ -330,12 +330,12 @@ VEC_UNARY(nan, double, ulong)
 // MathPow.cl with powr.
 #define NATIVE1(F, BF)                                                                             \
   OVL float native_##F(float x) { return BF(x); }                                                  \
-  VEC_UNARY(native_##F, float, float)                                                               \
+  VEC_UNARY(native_##F, float, float)                                                              \
   OVL float half_##F(float x) { return BF(x); }                                                    \
   VEC_UNARY(half_##F, float, float)
 #define NATIVE2(F, BF)                                                                             \
   OVL float native_##F(float x, float y) { return BF(x, y); }                                      \
-  VEC_BINARY(native_##F, float, float, float)                                                              \
+  VEC_BINARY(native_##F, float, float, float)                                                      \
   OVL float half_##F(float x, float y) { return BF(x, y); }                                        \
   VEC_BINARY(half_##F, float, float, float)
 static float recipF(float x) { return 1.0f / x; }

@@ -95,10 +95,11 @@ static INL double lgamma_rD(double x, __private int *s) {
     return R;                                                                                      \
   }
 
-// Vector overloads, split like BuiltinMacros.h's MATH_VEC_*: up to 128 bits
-// each lane's scalar overload writes a local, whose overloads exist in
-// every compile (__private when named, generic otherwise); wider vectors
-// loop over their lanes, each writing its lane of a local vector.
+// Vector overloads, shaped like BuiltinMacros.h's VEC_* (and the double
+// math's): up to 4 float or 3 double lanes, each lane's scalar overload
+// writes a local, whose overloads exist in every compile (__private when
+// named, generic otherwise); wider vectors loop over their lanes, each
+// writing its lane of a local vector.
 #define MATHP_VEC_UNARY_SMALL(FN, T, P, AS)                                                        \
   OVL T##2 FN(T##2 x, AS P##2 *p) {                                                                \
     P A, B;                                                                                        \
