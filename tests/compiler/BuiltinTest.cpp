@@ -736,16 +736,6 @@ template <typename T> T fractRef(T X, T &I) {
   return F;
 }
 
-template <typename T> struct AlignedArray {
-  explicit AlignedArray(size_t N)
-      : Ptr(static_cast<T *>(std::aligned_alloc(128, (N * sizeof(T) + 127) / 128 * 128))) {
-    std::fill(Ptr, Ptr + N, T(-123));
-  }
-  ~AlignedArray() { std::free(Ptr); }
-  T &operator[](size_t I) { return Ptr[I]; }
-  T *Ptr;
-};
-
 template <typename T> void checkMathPointer(const std::string &Std, int Width) {
   std::string Suffix = Width > 1 ? std::to_string(Width) : "";
   std::string TN = (sizeof(T) == 4 ? "float" : "double") + Suffix, IN = "int" + Suffix;
@@ -755,18 +745,18 @@ template <typename T> void checkMathPointer(const std::string &Std, int Width) {
   std::vector<T> Xs = mathPointerXs<T>(), Ys = mathPointerYs<T>();
   const size_t Lanes = Xs.size() * Ys.size(), Stride = Width == 3 ? 4 : Width;
   const size_t Items = (Lanes + Width * 16 - 1) / (Width * 16) * 16;
-  AlignedArray<T> X(Items * Stride), Y(Items * Stride);
+  Buffer<T> X(Items * Stride, T(-123)), Y(Items * Stride, T(-123));
   for (size_t L = 0; L < Items * Width; ++L) {
     X[L / Width * Stride + L % Width] = Xs[L / Ys.size() % Xs.size()];
     Y[L / Width * Stride + L % Width] = Ys[L % Ys.size()];
   }
   for (const char *Kernel : {"kglobal", "kprivate", "klocal"}) {
     SCOPED_TRACE(Kernel);
-    AlignedArray<T> R(Items * 6 * Stride), O(Items * 6 * Stride);
-    AlignedArray<int32_t> N(Items * 6 * Stride);
+    Buffer<T> R(Items * 6 * Stride, T(-123)), O(Items * 6 * Stride, T(-123));
+    Buffer<int32_t> N(Items * 6 * Stride, -123);
     ASSERT_TRUE(P.run(Kernel, range1(Items, 16),
-                      {Arg::pointer(X.Ptr), Arg::pointer(Y.Ptr), Arg::pointer(R.Ptr),
-                       Arg::pointer(O.Ptr), Arg::pointer(N.Ptr)}));
+                      {Arg::pointer(X.data()), Arg::pointer(Y.data()), Arg::pointer(R.data()),
+                       Arg::pointer(O.data()), Arg::pointer(N.data())}));
     int Failures = 0;
     for (size_t L = 0; L < Lanes && Failures < 20; ++L) {
       size_t I = L / Width, J = L % Width, In = I * Stride + J;
