@@ -16,30 +16,24 @@ namespace weft::compiler {
 
 namespace {
 
-// Whether I computes on vectors: 0 if not, else the widest vector's bits.
-uint64_t vectorBits(const Instruction &I, const DataLayout &DL) {
+// The widest vector I computes on or with, in bits, and the most lanes of
+// one: both 0 if I computes on none.
+struct VectorExtent {
   uint64_t Bits = 0;
-  auto note = [&](Type *T) {
-    if (T->isVectorTy())
-      Bits = std::max<uint64_t>(Bits, DL.getTypeSizeInBits(T).getFixedSize());
-  };
-  note(I.getType());
-  for (const Value *Op : I.operands())
-    note(Op->getType());
-  return Bits;
-}
-
-// The most lanes of a vector I computes on or with.
-unsigned vectorLanes(const Instruction &I) {
   unsigned Lanes = 0;
+};
+VectorExtent vectorExtent(const Instruction &I, const DataLayout &DL) {
+  VectorExtent E;
   auto note = [&](Type *T) {
-    if (auto *V = dyn_cast<FixedVectorType>(T))
-      Lanes = std::max(Lanes, V->getNumElements());
+    if (auto *V = dyn_cast<FixedVectorType>(T)) {
+      E.Bits = std::max<uint64_t>(E.Bits, DL.getTypeSizeInBits(V).getFixedSize());
+      E.Lanes = std::max(E.Lanes, V->getNumElements());
+    }
   };
   note(I.getType());
   for (const Value *Op : I.operands())
     note(Op->getType());
-  return Lanes;
+  return E;
 }
 
 // Whether every iteration of L runs each of its memory accesses: L has one
@@ -72,14 +66,14 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   SmallPtrSet<const Loop *, 4> Checked;
   bool InLoop = false;
   for (Instruction &I : instructions(F)) {
-    uint64_t Bits = vectorBits(I, DL);
-    if (!Bits)
+    const VectorExtent E = vectorExtent(I, DL);
+    if (!E.Bits)
       continue;
     const Loop *L = LI.getLoopFor(I.getParent());
     if (!L)
       continue;
-    if (Bits > VectorTypeScalarizerPass::MaxVectorBits || !L->isInnermost() ||
-        vectorLanes(I) > VectorTypeScalarizerPass::MaxLanes)
+    if (E.Bits > VectorTypeScalarizerPass::MaxVectorBits ||
+        E.Lanes > VectorTypeScalarizerPass::MaxLanes || !L->isInnermost())
       return false;
     if (Checked.insert(L).second && !accessesMemoryEveryIteration(*L, DT))
       return false;
