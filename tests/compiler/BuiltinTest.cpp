@@ -427,9 +427,7 @@ TEST(BuiltinTest, IntegerDivisionByZeroDoesNotTrap) {
     })"));
   const size_t N = 64;
   std::vector<int32_t> Num(N), Den(N, 0), Q(N), R(N);
-  // long4 is 32-byte aligned, as a real buffer (128-byte aligned) would be.
-  alignas(64) int64_t VN[4 * N], VD[4 * N] = {}, VQ[4 * N];
-  std::fill(VN, VN + 4 * N, 5);
+  Buffer<int64_t> VN(4 * N, 5), VD(4 * N, 0), VQ(4 * N); // long4s, aligned as a buffer is
   for (size_t I = 0; I < N; ++I)
     Num[I] = int32_t(I) - 7;
   Num[1] = INT32_MIN;
@@ -437,7 +435,8 @@ TEST(BuiltinTest, IntegerDivisionByZeroDoesNotTrap) {
   Den[2] = 3;
   ASSERT_TRUE(P.run("k", range1(N, 16),
                     {Arg::pointer(Num.data()), Arg::pointer(Den.data()), Arg::pointer(Q.data()),
-                     Arg::pointer(R.data()), Arg::pointer(VN), Arg::pointer(VD), Arg::pointer(VQ)}));
+                     Arg::pointer(R.data()), Arg::pointer(VN.data()), Arg::pointer(VD.data()),
+                     Arg::pointer(VQ.data())}));
   EXPECT_EQ(Q[1], INT32_MIN);
   EXPECT_EQ(R[1], 0);
   EXPECT_EQ(Q[2], -5 / 3);
