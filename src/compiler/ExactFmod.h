@@ -1,8 +1,8 @@
 // ExactFmod: the fmod and fmodf that compiled kernels call. fmod, remainder
 // and remquo (Math.cl, MathShared.h) and SPIR-V's OpFRem are LLVM frem,
-// which the loop vectorizer widens and the back end turns into one scalar
-// libm call per lane; the JIT resolves those calls here (JitExecutable)
-// instead of to glibc's.
+// which the back end turns into one scalar libm call per lane (a vector
+// frem only for the vectors with a lane VectorFremPass leaves to it); the
+// JIT resolves those calls here (JitExecutable) instead of to glibc's.
 //
 // Why: glibc 2.36 (Debian 12) reduces the exponent difference of x and y one
 // bit per step, with a branch it mispredicts about half the time: a

@@ -33,6 +33,8 @@
 //     vectorizer sees the x loop over work-items, knows libmvec's and
 //     SLEEF's vector forms of the math calls in it (VectorMath.h), and that
 //     OpenCL's named address spaces do not alias (AddressSpaceAA.h).
+//     Last in it, after the vectorizers, VectorFremPass computes the
+//     vector frems they made (fmod, remainder, remquo) in vector registers.
 #include "compiler/KernelPipeline.h"
 
 #include "builtins/BuiltinBitcode.h"
@@ -46,6 +48,7 @@
 #include "compiler/OpenClNames.h"
 #include "compiler/PrintfPass.h"
 #include "compiler/SafeDivisionPass.h"
+#include "compiler/VectorFremPass.h"
 #include "compiler/VectorMath.h"
 #include "compiler/VectorTypeScalarizerPass.h"
 #include "compiler/WorkGroupLoopPass.h"
@@ -61,6 +64,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
@@ -268,6 +272,12 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
     FPM.addPass(VectorTypeScalarizerPass());
   });
+  // Vector frems in vector registers rather than one fmod call per lane;
+  // its step needs a fused multiply-add that is one instruction.
+  if (TM.getMCSubtargetInfo()->checkFeatures("+fma"))
+    PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+      MPM.addPass(createModuleToFunctionPassAdaptor(VectorFremPass()));
+    });
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
   MPM.run(M, MAM);
 }

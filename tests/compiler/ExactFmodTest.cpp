@@ -128,56 +128,116 @@ TEST(ExactFmodTest, ZeroResultsTakeTheSignOfX) {
   EXPECT_TRUE(sameValue(ExactFmod::fmod(-2.0, std::numeric_limits<double>::infinity()), -2.0));
 }
 
-// fmod, remainder and remquo in kernels (frem, resolved to ExactFmod by the
-// JIT) on random bit patterns with every exponent difference, against libm.
-template <typename T> void checkKernels(const std::string &Type) {
-  SCOPED_TRACE(Type);
+// fmod, remainder and remquo in a kernel on Type or its Width-lane vectors
+// (frem: vector frems in vector registers, VectorFremPass; a lane that
+// needs more, and scalar frems, through ExactFmod), against libm.
+template <typename T>
+void checkKernel(const std::string &Type, int Width, Buffer<T> &X, Buffer<T> &Y) {
+  SCOPED_TRACE(Type + " x" + std::to_string(Width));
+  const std::string N = Width == 1 ? "" : std::to_string(Width);
+  const std::string Load = Width == 1 ? "(p)[i]" : "vload" + N + "(i, p)";
+  const std::string Store = Width == 1 ? "(p)[i] = (v)" : "vstore" + N + "(v, i, p)";
   Program P;
   ASSERT_TRUE(P.build("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                      "kernel void k(global const " +
-                      Type + " *x, global const " + Type + " *y, global " + Type +
-                      " *r, global int *q) {\n"
+                      "#define LOAD(p) " + Load + "\n#define STORE(v, p) " + Store + "\n"
+                      "kernel void k(global const " + Type + " *x, global const " + Type +
+                      " *y, global " + Type + " *f, global " + Type + " *r, global " + Type +
+                      " *rq, global int *q) {\n"
                       "  size_t i = get_global_id(0);\n"
-                      "  r[3 * i] = fmod(x[i], y[i]);\n"
-                      "  r[3 * i + 1] = remainder(x[i], y[i]);\n"
-                      "  r[3 * i + 2] = remquo(x[i], y[i], &q[i]);\n"
+                      "  " + Type + N + " a = LOAD(x), b = LOAD(y);\n"
+                      "  int" + N + " n;\n"
+                      "  STORE(fmod(a, b), f);\n"
+                      "  STORE(remainder(a, b), r);\n"
+                      "  STORE(remquo(a, b, &n), rq);\n"
+                      "  STORE(n, q);\n"
                       "}\n"));
-  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  constexpr size_t N = 1 << 14;
-  std::vector<T> X(N), Y(N), R(3 * N);
-  std::vector<int> Q(N);
-  std::mt19937_64 Rng(7);
-  for (size_t I = 0; I < N; ++I) {
-    X[I] = fromBits<T>(Bits(Rng()));
-    Y[I] = fromBits<T>(Bits(Rng()));
-  }
-  ASSERT_TRUE(P.run("k", range1(N, 64),
-                    {Arg::pointer(X.data()), Arg::pointer(Y.data()), Arg::pointer(R.data()),
-                     Arg::pointer(Q.data())}));
+  const size_t Count = X.size();
+  Buffer<T> F(Count), R(Count), Rq(Count);
+  Buffer<int> Q(Count);
+  ASSERT_TRUE(P.run("k", range1(Count / Width, 64),
+                    {Arg::pointer(X.data()), Arg::pointer(Y.data()), Arg::pointer(F.data()),
+                     Arg::pointer(R.data()), Arg::pointer(Rq.data()), Arg::pointer(Q.data())}));
   int Failures = 0;
-  for (size_t I = 0; I < N && Failures < 20; ++I) {
+  for (size_t I = 0; I < Count && Failures < 20; ++I) {
     int RefQ = 0;
     T Fm = libmFmod(X[I], Y[I]), Rem = std::remainder(X[I], Y[I]),
-      Rq = std::remquo(X[I], Y[I], &RefQ);
+      RemQ = std::remquo(X[I], Y[I], &RefQ);
     // quo: unspecified for x = ±inf, y = 0 and NaN; else the sign and the
     // seven low bits of the quotient, whose three lowest are glibc's.
     bool QOk = !std::isfinite(X[I]) || std::isnan(Y[I]) || Y[I] == 0 ||
                (Q[I] == quo7Ref(X[I], Y[I]) && (std::abs(Q[I]) & 7) == (std::abs(RefQ) & 7));
-    if (!sameValue(R[3 * I], Fm) || !sameValue(R[3 * I + 1], Rem) || !sameValue(R[3 * I + 2], Rq) ||
-        !QOk) {
+    if (!sameValue(F[I], Fm) || !sameValue(R[I], Rem) || !sameValue(Rq[I], RemQ) || !QOk) {
       ++Failures;
       std::ostringstream S;
-      S << std::hexfloat << "x=" << X[I] << " y=" << Y[I] << ": fmod " << R[3 * I] << " (" << Fm
-        << "), remainder " << R[3 * I + 1] << " (" << Rem << "), remquo " << R[3 * I + 2] << " ("
-        << Rq << ") quo " << Q[I] << " (" << RefQ << ")";
+      S << std::hexfloat << "x=" << X[I] << " y=" << Y[I] << ": fmod " << F[I] << " (" << Fm
+        << "), remainder " << R[I] << " (" << Rem << "), remquo " << Rq[I] << " (" << RemQ
+        << ") quo " << Q[I] << " (" << RefQ << ")";
       ADD_FAILURE() << S.str();
     }
   }
 }
 
+template <typename T> T randomBits(std::mt19937_64 &Rng) {
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  return fromBits<T>(Bits(Rng()));
+}
+
+// Random bit patterns: every exponent difference, nearly every vector with
+// a lane for the scalar fmod.
+template <typename T> void checkRandomBits(const std::string &Type) {
+  constexpr size_t N = 1 << 14;
+  Buffer<T> X(N), Y(N);
+  std::mt19937_64 Rng(7);
+  for (size_t I = 0; I < N; ++I) {
+    X[I] = randomBits<T>(Rng);
+    Y[I] = randomBits<T>(Rng);
+  }
+  checkKernel(Type, 1, X, Y);
+}
+
+// What kernels mostly meet: quotients below 2^60 (most below VectorFremPass's
+// 2^52), x near a multiple of y, both signs, subnormals; and in one run of 16
+// elements in 5 a pair of edge values (inf, NaN, zero, huge quotients), so
+// that most vectors take the vector path and some the scalar one.
+template <typename T> void checkSmallQuotients(const std::string &Type, int Width) {
+  constexpr size_t N = 1 << 16;
+  constexpr int Digits = std::numeric_limits<T>::digits;
+  const std::vector<T> Edges = edgeValues<T>();
+  Buffer<T> X(N), Y(N);
+  std::mt19937_64 Rng(11);
+  for (size_t I = 0; I < N; ++I) {
+    T Yv;
+    do
+      Yv = randomBits<T>(Rng);
+    while (!std::isfinite(Yv) || Yv == 0);
+    T K = std::ldexp(T(Rng() >> 11), int(Rng() % 60) - Digits);
+    T Xv = std::trunc(K) * Yv;
+    if (Rng() % 3 == 0)
+      Xv = std::nextafter(Xv, Rng() % 2 ? T(0) : std::numeric_limits<T>::infinity());
+    else if (Rng() % 3 == 0)
+      Xv = K * Yv;
+    X[I] = std::isfinite(Xv) ? Xv : Yv;
+    Y[I] = Yv;
+  }
+  for (size_t Run = 0; Run < N / 16; Run += 5) {
+    X[Run * 16 + Run % 16] = Edges[Rng() % Edges.size()];
+    Y[Run * 16 + Run % 16] = Edges[Rng() % Edges.size()];
+  }
+  checkKernel(Type, Width, X, Y);
+}
+
 TEST(ExactFmodTest, KernelsMatchLibm) {
-  checkKernels<float>("float");
-  checkKernels<double>("double");
+  checkRandomBits<float>("float");
+  checkRandomBits<double>("double");
+}
+
+// The same with quotients VectorFremPass computes in vector registers, in
+// kernels on scalars (the work-item loop vectorized) and on vectors.
+TEST(ExactFmodTest, VectorKernelsMatchLibm) {
+  for (int Width : {1, 4, 8, 16}) {
+    checkSmallQuotients<float>("float", Width);
+    checkSmallQuotients<double>("double", Width);
+  }
 }
 
 } // namespace weft::compiler::test

@@ -7,6 +7,7 @@
 #include "compiler/WorkGroupContextLayout.h"
 #include "compiler/AtomicPass.h"
 #include "compiler/SafeDivisionPass.h"
+#include "compiler/VectorFremPass.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <gtest/gtest.h>
@@ -250,6 +251,62 @@ define i32 @f(i32 %n, i32 %d, <4 x i32> %vn, <4 x i32> %vd) {
       (isa<SelectInst>(BO->getOperand(1)) ? Guarded : Unguarded)++;
   EXPECT_EQ(Guarded, 4u);
   EXPECT_EQ(Unguarded, 1u);
+}
+
+// A vector frem becomes the one-step reduction in vector registers, the
+// frem itself kept (marked) on the branch for vectors with a hard lane;
+// scalar frems and a second run leave the function alone.
+TEST(PassTest, VectorFremRunsInVectorRegisters) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+define <8 x float> @f(<8 x float> %x, <8 x float> %y, double %a, double %b, ptr %p) {
+  %r = frem <8 x float> %x, %y
+  %s = frem double %a, %b
+  store double %s, ptr %p
+  %t = fadd <8 x float> %r, %x
+  ret <8 x float> %t
+})");
+  ASSERT_TRUE(M);
+  Function &F = *M->getFunction("f");
+  runOnFunction(VectorFremPass(), F);
+  auto Frems = [&] {
+    std::vector<Instruction *> V;
+    for (Instruction &I : instructions(F))
+      if (I.getOpcode() == Instruction::FRem)
+        V.push_back(&I);
+    return V;
+  };
+  std::vector<Instruction *> After = Frems();
+  ASSERT_EQ(After.size(), 2u);
+  Instruction *Lanes = After[0]->getType()->isVectorTy() ? After[0] : After[1];
+  Instruction *Scalar = Lanes == After[0] ? After[1] : After[0];
+  EXPECT_TRUE(Lanes->getMetadata(VectorFremPass::LaneByLaneMD));
+  EXPECT_FALSE(Scalar->getMetadata(VectorFremPass::LaneByLaneMD));
+  EXPECT_EQ(Lanes->getParent()->getName(), "frem.lanes");
+  // The fadd takes the join's phi of the fast result and the frem's.
+  auto *Phi = dyn_cast<PHINode>(F.getEntryBlock().getTerminator()->getSuccessor(1)->begin());
+  ASSERT_TRUE(Phi);
+  EXPECT_EQ(Phi->getNumIncomingValues(), 2u);
+  EXPECT_TRUE(is_contained(Phi->incoming_values(), Lanes));
+  for (User *U : Phi->users())
+    EXPECT_TRUE(isa<BinaryOperator>(U));
+  // The step: a division and a fused multiply-add on <8 x double>.
+  auto OnDoubles = [](Instruction &I) {
+    auto *V = dyn_cast<FixedVectorType>(I.getType());
+    return V && V->getNumElements() == 8 && V->getElementType()->isDoubleTy();
+  };
+  EXPECT_EQ(numMatching(F, [&](Instruction &I) {
+              return I.getOpcode() == Instruction::FDiv && OnDoubles(I);
+            }), 1u);
+  EXPECT_EQ(numMatching(F, [&](Instruction &I) {
+              auto *II = dyn_cast<IntrinsicInst>(&I);
+              return II && II->getIntrinsicID() == Intrinsic::fma && OnDoubles(I);
+            }), 1u);
+  // Run again: nothing left to do.
+  unsigned Blocks = F.size();
+  runOnFunction(VectorFremPass(), F);
+  EXPECT_EQ(F.size(), Blocks);
+  EXPECT_EQ(Frems().size(), 2u);
 }
 
 TEST(PassTest, AtomicLibraryCallsBecomeInstructionsOfTheirOrder) {
