@@ -96,8 +96,26 @@
   VEC_TERNARY_SMALL(F, T)                                                                          \
   VEC_TERNARY_FLAT4(F, T) VEC_TERNARY_LANES(F, T, 8) VEC_TERNARY_LANES(F, T, 16)
 
-// Math: the float forms are VEC_*'s; a double4 is 256 bits, a vector no
-// kernel splits, so double math loops over its lanes from 4.
+// Float math loops over its lanes from 4, so that a float4 kernel that
+// keeps its vectors (a bounds check) gets the vector forms and the
+// builtin's own code widened, as a float8 kernel does, where the vector
+// literal left the SLP vectorizer scalar libm calls (atanf) and the
+// builtin's branches (cbrt) lane by lane; a float4 kernel that
+// VectorTypeScalarizerPass splits has the loops unrolled first. A double4
+// is 256 bits, a vector no kernel splits, so double math loops from 4; on
+// a double2 the loop vectorizer leaves a loop of two lanes scalar, and the
+// literal gives the SLP vectorizer its pairs of intrinsic calls.
+#define MATH_VEC_UNARY_F(F, RT)                                                                    \
+  VEC_UNARY_SMALL(F, RT, float)                                                                    \
+  VEC_UNARY_LANES(F, RT, float, 4)                                                                 \
+  VEC_UNARY_LANES(F, RT, float, 8) VEC_UNARY_LANES(F, RT, float, 16)
+#define MATH_VEC_BINARY_F(F, U)                                                                    \
+  VEC_BINARY_SMALL(F, float, float, U)                                                             \
+  VEC_BINARY_LANES(F, float, float, U, 4)                                                          \
+  VEC_BINARY_LANES(F, float, float, U, 8) VEC_BINARY_LANES(F, float, float, U, 16)
+#define MATH_VEC_TERNARY_F(F)                                                                      \
+  VEC_TERNARY_SMALL(F, float)                                                                      \
+  VEC_TERNARY_LANES(F, float, 4) VEC_TERNARY_LANES(F, float, 8) VEC_TERNARY_LANES(F, float, 16)
 #define MATH_VEC_UNARY_D(F, RT)                                                                    \
   VEC_UNARY_SMALL(F, RT, double)                                                                   \
   VEC_UNARY_LANES(F, RT, double, 4)                                                                \
@@ -115,22 +133,22 @@
 #define MATH1(F, BF, BD)                                                                           \
   OVL float F(float x) { return BF(x); }                                                           \
   OVL double F(double x) { return BD(x); }                                                         \
-  VEC_UNARY(F, float, float)                                                                       \
+  MATH_VEC_UNARY_F(F, float)                                                                       \
   MATH_VEC_UNARY_D(F, double)
 #define MATH2(F, BF, BD)                                                                           \
   OVL float F(float x, float y) { return BF(x, y); }                                               \
   OVL double F(double x, double y) { return BD(x, y); }                                            \
-  VEC_BINARY(F, float, float, float)                                                               \
+  MATH_VEC_BINARY_F(F, float)                                                                      \
   MATH_VEC_BINARY_D(F, double)
 #define MATH3(F, BF, BD)                                                                           \
   OVL float F(float x, float y, float z) { return BF(x, y, z); }                                   \
   OVL double F(double x, double y, double z) { return BD(x, y, z); }                               \
-  VEC_TERNARY(F, float)                                                                            \
+  MATH_VEC_TERNARY_F(F)                                                                            \
   MATH_VEC_TERNARY_D(F)
 #define MATH_INT2(F, BF, BD)                                                                       \
   OVL float F(float x, int n) { return BF(x, n); }                                                 \
   OVL double F(double x, int n) { return BD(x, n); }                                               \
-  VEC_BINARY(F, float, float, int)                                                                 \
+  MATH_VEC_BINARY_F(F, int)                                                                        \
   MATH_VEC_BINARY_D(F, int)
 
 // Apply M(T) to every integer scalar type, or M(T, UT) with its unsigned twin.

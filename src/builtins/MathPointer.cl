@@ -95,11 +95,11 @@ static INL double lgamma_rD(double x, __private int *s) {
     return R;                                                                                      \
   }
 
-// Vector overloads, shaped like BuiltinMacros.h's VEC_* (and the double
-// math's): up to 4 float or 3 double lanes, each lane's scalar overload
-// writes a local, whose overloads exist in every compile (__private when
-// named, generic otherwise); wider vectors loop over their lanes, each
-// writing its lane of a local vector.
+// Vector overloads, shaped like BuiltinMacros.h's math: up to 3 lanes,
+// each lane's scalar overload writes a local, whose overloads exist in
+// every compile (__private when named, generic otherwise); from a float4
+// and a double4, a loop over the lanes, each writing its lane of a local
+// vector.
 #define MATHP_VEC_UNARY_SMALL(FN, T, P, AS)                                                        \
   OVL T##2 FN(T##2 x, AS P##2 *p) {                                                                \
     P A, B;                                                                                        \
@@ -113,13 +113,6 @@ static INL double lgamma_rD(double x, __private int *s) {
     *p = (P##3)(A, B, C);                                                                          \
     return R;                                                                                      \
   }
-#define MATHP_VEC_UNARY_FLAT4(FN, T, P, AS)                                                        \
-  OVL T##4 FN(T##4 x, AS P##4 *p) {                                                                \
-    P A, B, C, D;                                                                                  \
-    T##4 R = (T##4)(FN(x.s0, &A), FN(x.s1, &B), FN(x.s2, &C), FN(x.s3, &D));                       \
-    *p = (P##4)(A, B, C, D);                                                                       \
-    return R;                                                                                      \
-  }
 #define MATHP_VEC_UNARY_LANES(FN, T, P, N, AS)                                                     \
   OVL T##N FN(T##N x, AS P##N *p) {                                                                \
     T##N R;                                                                                        \
@@ -130,7 +123,7 @@ static INL double lgamma_rD(double x, __private int *s) {
   }
 #define MATHP_VEC_UNARY_F(FN, P, AS)                                                               \
   MATHP_VEC_UNARY_SMALL(FN, float, P, AS)                                                          \
-  MATHP_VEC_UNARY_FLAT4(FN, float, P, AS)                                                          \
+  MATHP_VEC_UNARY_LANES(FN, float, P, 4, AS)                                                       \
   MATHP_VEC_UNARY_LANES(FN, float, P, 8, AS) MATHP_VEC_UNARY_LANES(FN, float, P, 16, AS)
 #define MATHP_VEC_UNARY_D(FN, P, AS)                                                               \
   MATHP_VEC_UNARY_SMALL(FN, double, P, AS)                                                         \
@@ -150,14 +143,6 @@ static INL double lgamma_rD(double x, __private int *s) {
     *p = (P##3)(A, B, C);                                                                          \
     return R;                                                                                      \
   }
-#define MATHP_VEC_BINARY_FLAT4(FN, T, P, AS)                                                       \
-  OVL T##4 FN(T##4 x, T##4 y, AS P##4 *p) {                                                        \
-    P A, B, C, D;                                                                                  \
-    T##4 R = (T##4)(FN(x.s0, y.s0, &A), FN(x.s1, y.s1, &B), FN(x.s2, y.s2, &C),                    \
-                    FN(x.s3, y.s3, &D));                                                           \
-    *p = (P##4)(A, B, C, D);                                                                       \
-    return R;                                                                                      \
-  }
 #define MATHP_VEC_BINARY_LANES(FN, T, P, N, AS)                                                    \
   OVL T##N FN(T##N x, T##N y, AS P##N *p) {                                                        \
     T##N R;                                                                                        \
@@ -168,7 +153,7 @@ static INL double lgamma_rD(double x, __private int *s) {
   }
 #define MATHP_VEC_BINARY_F(FN, P, AS)                                                              \
   MATHP_VEC_BINARY_SMALL(FN, float, P, AS)                                                         \
-  MATHP_VEC_BINARY_FLAT4(FN, float, P, AS)                                                         \
+  MATHP_VEC_BINARY_LANES(FN, float, P, 4, AS)                                                      \
   MATHP_VEC_BINARY_LANES(FN, float, P, 8, AS) MATHP_VEC_BINARY_LANES(FN, float, P, 16, AS)
 #define MATHP_VEC_BINARY_D(FN, P, AS)                                                              \
   MATHP_VEC_BINARY_SMALL(FN, double, P, AS)                                                        \

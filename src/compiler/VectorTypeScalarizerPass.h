@@ -21,8 +21,12 @@
 // make groups it takes 64 work-items at a time, shuffles of 1 KiB that take
 // seconds to build and run several times slower than the vectors whole.
 // Such functions keep their vectors, which the SLP vectorizer uses as
-// before; the builtins on vectors of 8 lanes or more loop over their lanes,
-// a loop the loop vectorizer widens (BuiltinMacros.h).
+// before; the builtins on vectors of 8 lanes or more, and the math builtins
+// on a float4, loop over their lanes, a loop the loop vectorizer widens
+// (BuiltinMacros.h). A function the pass splits has those lane loops of at
+// most MaxLanes iterations unrolled first, so that its work-item loop is
+// innermost again; their accesses to their own stack arrays, which SROA
+// then makes registers, do not count as memory.
 #pragma once
 
 #include <llvm/IR/PassManager.h>

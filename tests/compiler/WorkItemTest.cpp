@@ -339,6 +339,18 @@ const std::string Out3 = R"(
       o1[i] = E1;                                                                      \
       o2[i] = E2;                                                                      \
     }
+  // The same with its stores under a condition that always holds but that
+  // the compiler cannot see through: a kernel that keeps its vectors.
+  #define OUT3G(NAME, T, E0, E1, E2)                                                    \
+    kernel void NAME(global const T *x, global T *o0, global T *o1, global T *o2) {    \
+      size_t i = get_global_id(0);                                                     \
+      T v = x[i];                                                                      \
+      if (i < get_global_size(0)) {                                                    \
+        o0[i] = E0;                                                                    \
+        o1[i] = E1;                                                                    \
+        o2[i] = E2;                                                                    \
+      }                                                                                \
+    }
 )";
 
 // Runs the vector kernel over Lanes-element work-items and the scalar one
@@ -420,27 +432,32 @@ TEST(WorkItemTest, BranchingVectorTypedKernelsMatchScalarOnes) {
 // libm calls become vector forms, the builtins' own code vector code, the
 // pointer results vector stores. Each lane must be what the scalar kernel
 // computes for its element (closeToScalar): unary, binary, pointer and
-// integer-argument functions, on float8, float16, double4 and double8.
+// integer-argument functions, on float8, float16, double4 and double8, and
+// on float4 split (its lane loops unrolled) or kept whole (a condition on
+// the stores), and a double2 kept whole.
 TEST(WorkItemTest, WideVectorMathMatchesScalarMath) {
   Program P;
   ASSERT_TRUE(P.build(Out3 + R"(
     // IT: the int vector of T's width.
-    #define KERNELS(S, T, IT)                                                            \
-      OUT3(un_##S, T, sin(v), cbrt(v), tanpi(v))                                         \
-      OUT3(own_##S, T, exp(v), erf(v), log1p(v))                                         \
-      OUT3(bin_##S, T, pow(v, v / 4 + 1), atan2(v, v / 3 - 1), remainder(v, v / 5 + 2))  \
-      OUT3(sincos_##S, T, ({ T c; sincos(v, &c); }), ({ T c; sincos(v, &c); c; }),       \
-           ({ IT e; frexp(v, &e) + convert_##T(e); }))                                   \
-      OUT3(ptr_##S, T, ({ IT q; remquo(v, v / 5 + 2, &q) + convert_##T(q); }),           \
-           ({ T i; fract(v, &i) + i; }), ({ T i; modf(v, &i) + i; }))                    \
-      OUT3(int_##S, T, pown(v, convert_##IT##_sat(v) % 7),                               \
-           rootn(v, convert_##IT##_sat(v) % 5 + 2), ldexp(v, convert_##IT##_sat(v) % 9))
-    KERNELS(f1, float, int)
-    KERNELS(f8, float8, int8)
-    KERNELS(f16, float16, int16)
-    KERNELS(d1, double, int)
-    KERNELS(d4, double4, int4)
-    KERNELS(d8, double8, int8))"));
+    #define KERNELS(OUT, S, T, IT)                                                       \
+      OUT(un_##S, T, sin(v), cbrt(v), tanpi(v))                                          \
+      OUT(own_##S, T, exp(v), erf(v), log1p(v))                                          \
+      OUT(bin_##S, T, pow(v, v / 4 + 1), atan2(v, v / 3 - 1), remainder(v, v / 5 + 2))   \
+      OUT(sincos_##S, T, ({ T c; sincos(v, &c); }), ({ T c; sincos(v, &c); c; }),        \
+          ({ IT e; frexp(v, &e) + convert_##T(e); }))                                    \
+      OUT(ptr_##S, T, ({ IT q; remquo(v, v / 5 + 2, &q) + convert_##T(q); }),            \
+          ({ T i; fract(v, &i) + i; }), ({ T i; modf(v, &i) + i; }))                     \
+      OUT(int_##S, T, pown(v, convert_##IT##_sat(v) % 7),                                \
+          rootn(v, convert_##IT##_sat(v) % 5 + 2), ldexp(v, convert_##IT##_sat(v) % 9))
+    KERNELS(OUT3, f1, float, int)
+    KERNELS(OUT3, f4, float4, int4)
+    KERNELS(OUT3G, f4g, float4, int4)
+    KERNELS(OUT3, f8, float8, int8)
+    KERNELS(OUT3, f16, float16, int16)
+    KERNELS(OUT3, d1, double, int)
+    KERNELS(OUT3G, d2g, double2, int2)
+    KERNELS(OUT3, d4, double4, int4)
+    KERNELS(OUT3, d8, double8, int8))"));
   const size_t N = 1600;
   Buffer<float> F(N);
   Buffer<double> D(N);
@@ -451,8 +468,11 @@ TEST(WorkItemTest, WideVectorMathMatchesScalarMath) {
     D[I] = I % 11 == 0 ? SpecialD[I / 11 % 9] : 0.73 * static_cast<double>(I % 307) - 100.0;
   }
   for (const std::string K : {"un_", "own_", "bin_", "sincos_", "ptr_", "int_"}) {
+    expectLanesMatchScalar(P, K + "f4", K + "f1", F, 4, 3);
+    expectLanesMatchScalar(P, K + "f4g", K + "f1", F, 4, 3);
     expectLanesMatchScalar(P, K + "f8", K + "f1", F, 8, 3);
     expectLanesMatchScalar(P, K + "f16", K + "f1", F, 16, 3);
+    expectLanesMatchScalar(P, K + "d2g", K + "d1", D, 2, 3);
     expectLanesMatchScalar(P, K + "d4", K + "d1", D, 4, 3);
     expectLanesMatchScalar(P, K + "d8", K + "d1", D, 8, 3);
   }
