@@ -1,7 +1,7 @@
 // Macros shared by the builtin library sources. Builtins are written once
 // per scalar type and expanded to the vector widths 2, 3, 4, 8 and 16: up
 // to 4 lanes by calling the scalar form on each lane, all lanes in one
-// vector literal; 8 and 16 lanes (and double math from 4) by a loop over
+// vector literal; 8 and 16 lanes (and math from 4) by a loop over
 // the lanes (below). To add a builtin: write the scalar form, then one
 // line of VEC_* (or MATH*) expansion. Definitions must carry OVL so their
 // mangled names match what -fdeclare-opencl-builtins declares.
@@ -96,60 +96,47 @@
   VEC_TERNARY_SMALL(F, T)                                                                          \
   VEC_TERNARY_FLAT4(F, T) VEC_TERNARY_LANES(F, T, 8) VEC_TERNARY_LANES(F, T, 16)
 
-// Float math loops over its lanes from 4, so that a float4 kernel that
-// keeps its vectors (a bounds check) gets the vector forms and the
-// builtin's own code widened, as a float8 kernel does, where the vector
-// literal left the SLP vectorizer scalar libm calls (atanf) and the
-// builtin's branches (cbrt) lane by lane; a float4 kernel that
-// VectorTypeScalarizerPass splits has the loops unrolled first. A double4
-// is 256 bits, a vector no kernel splits, so double math loops from 4; on
-// a double2 the loop vectorizer leaves a loop of two lanes scalar, and the
-// literal gives the SLP vectorizer its pairs of intrinsic calls.
-#define MATH_VEC_UNARY_F(F, RT)                                                                    \
-  VEC_UNARY_SMALL(F, RT, float)                                                                    \
-  VEC_UNARY_LANES(F, RT, float, 4)                                                                 \
-  VEC_UNARY_LANES(F, RT, float, 8) VEC_UNARY_LANES(F, RT, float, 16)
-#define MATH_VEC_BINARY_F(F, U)                                                                    \
-  VEC_BINARY_SMALL(F, float, float, U)                                                             \
-  VEC_BINARY_LANES(F, float, float, U, 4)                                                          \
-  VEC_BINARY_LANES(F, float, float, U, 8) VEC_BINARY_LANES(F, float, float, U, 16)
-#define MATH_VEC_TERNARY_F(F)                                                                      \
-  VEC_TERNARY_SMALL(F, float)                                                                      \
-  VEC_TERNARY_LANES(F, float, 4) VEC_TERNARY_LANES(F, float, 8) VEC_TERNARY_LANES(F, float, 16)
-#define MATH_VEC_UNARY_D(F, RT)                                                                    \
-  VEC_UNARY_SMALL(F, RT, double)                                                                   \
-  VEC_UNARY_LANES(F, RT, double, 4)                                                                \
-  VEC_UNARY_LANES(F, RT, double, 8) VEC_UNARY_LANES(F, RT, double, 16)
-#define MATH_VEC_BINARY_D(F, U)                                                                    \
-  VEC_BINARY_SMALL(F, double, double, U)                                                           \
-  VEC_BINARY_LANES(F, double, double, U, 4)                                                        \
-  VEC_BINARY_LANES(F, double, double, U, 8) VEC_BINARY_LANES(F, double, double, U, 16)
-#define MATH_VEC_TERNARY_D(F)                                                                      \
-  VEC_TERNARY_SMALL(F, double)                                                                     \
-  VEC_TERNARY_LANES(F, double, 4) VEC_TERNARY_LANES(F, double, 8) VEC_TERNARY_LANES(F, double, 16)
+// Math loops over its lanes from 4: a double4 is 256 bits, a vector no
+// kernel splits, and a float4 kernel that keeps its vectors (a bounds
+// check) then gets the vector forms and the builtin's own code widened, as
+// a float8 kernel does, where the vector literal left the SLP vectorizer
+// scalar libm calls (atanf) and the builtin's branches (cbrt) lane by lane.
+// A float4 kernel that VectorTypeScalarizerPass splits has the loops
+// unrolled first. Up to 3 lanes the literal stays: the loop vectorizer
+// leaves a loop of two lanes scalar, where the SLP vectorizer pairs a
+// double2's intrinsic calls.
+#define MATH_VEC_UNARY(F, RT, T)                                                                   \
+  VEC_UNARY_SMALL(F, RT, T)                                                                        \
+  VEC_UNARY_LANES(F, RT, T, 4) VEC_UNARY_LANES(F, RT, T, 8) VEC_UNARY_LANES(F, RT, T, 16)
+#define MATH_VEC_BINARY(F, T, U)                                                                   \
+  VEC_BINARY_SMALL(F, T, T, U)                                                                     \
+  VEC_BINARY_LANES(F, T, T, U, 4) VEC_BINARY_LANES(F, T, T, U, 8) VEC_BINARY_LANES(F, T, T, U, 16)
+#define MATH_VEC_TERNARY(F, T)                                                                     \
+  VEC_TERNARY_SMALL(F, T)                                                                          \
+  VEC_TERNARY_LANES(F, T, 4) VEC_TERNARY_LANES(F, T, 8) VEC_TERNARY_LANES(F, T, 16)
 
 // A float and a double function F with bodies BF and BD, and their vectors:
 // one, two or three arguments of the type, or (MATH_INT2) the type and an int.
 #define MATH1(F, BF, BD)                                                                           \
   OVL float F(float x) { return BF(x); }                                                           \
   OVL double F(double x) { return BD(x); }                                                         \
-  MATH_VEC_UNARY_F(F, float)                                                                       \
-  MATH_VEC_UNARY_D(F, double)
+  MATH_VEC_UNARY(F, float, float)                                                                  \
+  MATH_VEC_UNARY(F, double, double)
 #define MATH2(F, BF, BD)                                                                           \
   OVL float F(float x, float y) { return BF(x, y); }                                               \
   OVL double F(double x, double y) { return BD(x, y); }                                            \
-  MATH_VEC_BINARY_F(F, float)                                                                      \
-  MATH_VEC_BINARY_D(F, double)
+  MATH_VEC_BINARY(F, float, float)                                                                 \
+  MATH_VEC_BINARY(F, double, double)
 #define MATH3(F, BF, BD)                                                                           \
   OVL float F(float x, float y, float z) { return BF(x, y, z); }                                   \
   OVL double F(double x, double y, double z) { return BD(x, y, z); }                               \
-  MATH_VEC_TERNARY_F(F)                                                                            \
-  MATH_VEC_TERNARY_D(F)
+  MATH_VEC_TERNARY(F, float)                                                                       \
+  MATH_VEC_TERNARY(F, double)
 #define MATH_INT2(F, BF, BD)                                                                       \
   OVL float F(float x, int n) { return BF(x, n); }                                                 \
   OVL double F(double x, int n) { return BD(x, n); }                                               \
-  MATH_VEC_BINARY_F(F, int)                                                                        \
-  MATH_VEC_BINARY_D(F, int)
+  MATH_VEC_BINARY(F, float, int)                                                                   \
+  MATH_VEC_BINARY(F, double, int)
 
 // Apply M(T) to every integer scalar type, or M(T, UT) with its unsigned twin.
 #define FOR_INT_TYPES(M) M(char) M(uchar) M(short) M(ushort) M(int) M(uint) M(long) M(ulong)

@@ -288,7 +288,7 @@ static int ilogbD(double x) {
 OVL int ilogb(float x) { return ilogbF(x); }
 OVL int ilogb(double x) { return ilogbD(x); }
 VEC_UNARY(ilogb, int, float)
-MATH_VEC_UNARY_D(ilogb, int)
+MATH_VEC_UNARY(ilogb, int, double)
 
 // logb: ilogb as a float; -inf at 0, +inf at ±inf, NaN at NaN.
 #define LOGB(T, TS)                                                                                \
