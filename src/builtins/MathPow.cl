@@ -59,7 +59,7 @@ static INL double pownD(double x, int n) { return __builtin_pow(x, (double)n); }
     /* The correction needs a finite log and a finite R (inf*0 is NaN). */                         \
     T R = __builtin_pow##SUF(Ax, Hi);                                                              \
     if (__builtin_isfinite(Ax) && Ax != (T)0 && __builtin_isfinite(R))                             \
-      R = __builtin_fma##SUF(R, Lo * log(Ax), R);                                                   \
+      R = __builtin_fma##SUF(R, Lo * log(Ax), R);                                                  \
     return (n & 1) ? __builtin_copysign##SUF(R, x) : R;                                            \
   }
 

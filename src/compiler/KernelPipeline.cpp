@@ -12,7 +12,10 @@
 //     call tree folds into its work-item function, so barriers in helpers
 //     become barriers in the kernel and every local-id use is visible.
 //     A call to a defined function that survives means recursion: rejected.
-//  5. SROA, then BarrierStatePass: needs the whole body (4), and SSA values
+//  5. LaneLoopUnrollPass on kernels with barriers (their builtins' loops over
+//     a float4's lanes would keep their arrays on the stack, which
+//     BarrierStatePass puts in the frames), SROA, then BarrierStatePass:
+//     needs the whole body (4), and SSA values
 //     rather than Clang's allocas, so only what lives across a barrier goes
 //     to the frame; must come before 6/7, which insert loads at the entry
 //     block it creates (otherwise those values would be needlessly spilled
@@ -44,6 +47,7 @@
 #include "compiler/BarrierStatePass.h"
 #include "compiler/KernelDescBuilder.h"
 #include "compiler/HostTarget.h"
+#include "compiler/LaneLoopUnrollPass.h"
 #include "compiler/LocalMemoryPass.h"
 #include "compiler/OpenClNames.h"
 #include "compiler/PrintfPass.h"
@@ -192,7 +196,9 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
   {
     ModulePassManager MPM;
     // Private scalars become SSA values first, so only what is live across
-    // a barrier goes to the frame, not every variable of the kernel.
+    // a barrier goes to the frame, not every variable of the kernel; the
+    // lane loops of kernels with barriers are unrolled for that too.
+    MPM.addPass(createModuleToFunctionPassAdaptor(LaneLoopUnrollPass()));
     MPM.addPass(createModuleToFunctionPassAdaptor(SROAPass()));
     MPM.addPass(BarrierStatePass());
     MPM.addPass(LocalMemoryPass());

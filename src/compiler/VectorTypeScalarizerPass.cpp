@@ -1,22 +1,17 @@
 #include "compiler/VectorTypeScalarizerPass.h"
 
+#include "compiler/LaneLoopUnrollPass.h"
+
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/Analysis/OptimizationRemarkEmitter.h>
 #include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Scalar/ADCE.h>
-#include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
-#include <llvm/Transforms/Utils/LoopSimplify.h>
-#include <llvm/Transforms/Utils/LoopUtils.h>
-#include <llvm/Transforms/Utils/UnrollLoop.h>
 
 #include <algorithm>
 
@@ -46,20 +41,10 @@ VectorExtent vectorExtent(const Instruction &I, const DataLayout &DL) {
   return E;
 }
 
-// Whether L is the loop of a builtin over the lanes of a float4 or double2
-// (BuiltinMacros.h): innermost, kept rolled (unroll disabled), and of at
-// most MaxLanes iterations. Splitting unrolls it first (unrollLaneLoops),
-// so its blocks count as its parent loop's.
-bool isLaneLoop(const Loop &L, ScalarEvolution &SE) {
-  if (!L.isInnermost() || !findOptionMDForLoop(&L, "llvm.loop.unroll.disable"))
-    return false;
-  const unsigned Trips = SE.getSmallConstantTripCount(&L);
-  return Trips >= 1 && Trips <= VectorTypeScalarizerPass::MaxLanes;
-}
-
 // Whether I reads or writes memory other than F's own stack: the lane
 // loops read and write their vector through an alloca (a private array
-// indexed by the lane), which the SROA after unrolling makes registers.
+// indexed by the lane), which the SROA after unrolling them makes registers
+// (LaneLoopUnrollPass).
 bool touchesMemoryBeyondStack(const Instruction &I) {
   if (!I.mayReadOrWriteMemory() || I.isLifetimeStartOrEnd())
     return false;
@@ -96,7 +81,7 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   const DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   const DataLayout &DL = F.getParent()->getDataLayout();
   auto InnermostButLanes = [&](const Loop &L) {
-    return all_of(L.getSubLoops(), [&](const Loop *Sub) { return isLaneLoop(*Sub, SE); });
+    return all_of(L.getSubLoops(), [&](const Loop *Sub) { return LaneLoopUnrollPass::isLaneLoop(*Sub, SE); });
   };
   SmallPtrSet<const Loop *, 4> Checked;
   bool InLoop = false;
@@ -105,7 +90,7 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
     if (!E.Bits)
       continue;
     const Loop *L = LI.getLoopFor(I.getParent());
-    if (L && isLaneLoop(*L, SE))
+    if (L && LaneLoopUnrollPass::isLaneLoop(*L, SE))
       L = L->getParentLoop();
     if (!L)
       continue;
@@ -119,37 +104,6 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   return InLoop;
 }
 
-// Unrolls every lane loop of F whole; then SROA makes the lanes' stack
-// arrays registers, and the parent loops are innermost again.
-bool unrollLaneLoops(Function &F, FunctionAnalysisManager &FAM) {
-  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
-  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
-  AssumptionCache &AC = FAM.getResult<AssumptionAnalysis>(F);
-  const TargetTransformInfo &TTI = FAM.getResult<TargetIRAnalysis>(F);
-  OptimizationRemarkEmitter &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-  SmallVector<Loop *, 8> Lanes;
-  for (Loop *L : LI.getLoopsInPreorder())
-    if (isLaneLoop(*L, SE))
-      Lanes.push_back(L);
-  if (Lanes.empty())
-    return false;
-  for (Loop *L : Lanes) {
-    simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
-    UnrollLoopOptions ULO;
-    ULO.Count = SE.getSmallConstantTripCount(L);
-    ULO.Force = true;
-    ULO.Runtime = false;
-    ULO.AllowExpensiveTripCount = false;
-    ULO.UnrollRemainder = false;
-    ULO.ForgetAllSCEV = false;
-    UnrollLoop(L, ULO, &LI, &SE, &DT, &AC, &TTI, &ORE, L->isLCSSAForm(DT));
-  }
-  FAM.invalidate(F, PreservedAnalyses::none());
-  FAM.invalidate(F, SROAPass().run(F, FAM));
-  return true;
-}
-
 PreservedAnalyses scalarize(Function &F, FunctionAnalysisManager &FAM) {
   ScalarizerPass Scalarizer;
   Scalarizer.setScalarizeLoadStore(true);
@@ -161,7 +115,7 @@ PreservedAnalyses scalarize(Function &F, FunctionAnalysisManager &FAM) {
 PreservedAnalyses VectorTypeScalarizerPass::run(Function &F, FunctionAnalysisManager &FAM) {
   if (!worthScalarizing(F, FAM))
     return PreservedAnalyses::all();
-  if (!unrollLaneLoops(F, FAM))
+  if (!LaneLoopUnrollPass::unrollAll(F, FAM))
     return scalarize(F, FAM);
   // A lane loop under a condition leaves its result array, which each lane
   // writes, a vector carried around the work-item loop (its value where the

@@ -3,6 +3,7 @@
 // pass promises (see each pass file's header).
 #include "compiler/BarrierStatePass.h"
 #include "compiler/KernelPipeline.h"
+#include "compiler/LaneLoopUnrollPass.h"
 #include "compiler/PrintfPass.h"
 #include "compiler/WorkGroupContextLayout.h"
 #include "compiler/AtomicPass.h"
@@ -307,6 +308,64 @@ define <8 x float> @f(<8 x float> %x, <8 x float> %y, double %a, double %b, ptr 
   runOnFunction(VectorFremPass(), F);
   EXPECT_EQ(F.size(), Blocks);
   EXPECT_EQ(Frems().size(), 2u);
+}
+
+// A builtin's loop over a float4's lanes (unroll disabled, four trips,
+// through stack arrays) is unrolled and its arrays made registers in a
+// function with a barrier; one without keeps its loop for the vectorizer.
+TEST(PassTest, LaneLoopsUnrollInFunctionsWithBarriers) {
+  LLVMContext C;
+  std::string Body = R"(
+  %xa = alloca <4 x float>
+  %ra = alloca <4 x float>
+  store <4 x float> %x, ptr %xa
+  br label %lane
+lane:
+  %j = phi i32 [0, %entry], [%j1, %lane]
+  %px = getelementptr float, ptr %xa, i32 %j
+  %v = load float, ptr %px
+  %r = call float @atanf(float %v)
+  %pr = getelementptr float, ptr %ra, i32 %j
+  store float %r, ptr %pr
+  %j1 = add nuw nsw i32 %j, 1
+  %c = icmp ult i32 %j1, 4
+  br i1 %c, label %lane, label %exit, !llvm.loop !0
+exit:
+)";
+  auto M = parse(C, (R"(
+declare void @_Z7barrierj(i32)
+declare float @atanf(float) readnone nounwind
+define void @withBarrier(<4 x float> %x, ptr %out) {
+entry:)" + Body + R"(
+  call void @_Z7barrierj(i32 1)
+  %rv = load <4 x float>, ptr %ra
+  store <4 x float> %rv, ptr %out
+  ret void
+}
+define void @without(<4 x float> %x, ptr %out) {
+entry:)" + Body + R"(
+  %rv = load <4 x float>, ptr %ra
+  store <4 x float> %rv, ptr %out
+  ret void
+}
+!0 = distinct !{!0, !1}
+!1 = !{!"llvm.loop.unroll.disable"})")
+                        .c_str());
+  ASSERT_TRUE(M);
+  auto Calls = [](Instruction &I) {
+    auto *Call = dyn_cast<CallInst>(&I);
+    return Call && Call->getCalledFunction()->getName() == "atanf";
+  };
+  auto Allocas = [](Instruction &I) { return isa<AllocaInst>(I); };
+  Function &With = *M->getFunction("withBarrier");
+  runOnFunction(LaneLoopUnrollPass(), With);
+  EXPECT_EQ(numMatching(With, Calls), 4u);
+  EXPECT_EQ(numMatching(With, Allocas), 0u);
+  EXPECT_EQ(numMatching(With, [](Instruction &I) { return isa<PHINode>(I); }), 0u);
+  Function &Without = *M->getFunction("without");
+  runOnFunction(LaneLoopUnrollPass(), Without);
+  EXPECT_EQ(numMatching(Without, Calls), 1u);
+  EXPECT_EQ(numMatching(Without, Allocas), 2u);
 }
 
 TEST(PassTest, AtomicLibraryCallsBecomeInstructionsOfTheirOrder) {

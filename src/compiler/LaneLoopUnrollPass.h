@@ -1,0 +1,44 @@
+// LaneLoopUnrollPass: unrolls the loops of the builtins over the lanes of a
+// small vector where those loops would cost more than they give.
+//
+// A math builtin on a float4 is a loop over its four lanes through a stack
+// array (BuiltinMacros.h), which the loop vectorizer widens when the kernel
+// keeps its vectors. Two kinds of kernel must not keep the loop:
+//  - one VectorTypeScalarizerPass splits into scalars, whose work-item loop
+//    must be innermost to vectorize (that pass calls unrollAll);
+//  - one with barriers, run before BarrierStatePass: that pass gives every
+//    stack variable left a place in the work-items' frames, where SROA can
+//    no longer make the lanes registers, and a split kernel then scattered
+//    them to memory (a float4 atan kernel with a barrier ran 63 ms a launch
+//    over 1 Mi items, against 5.3 with the vector literal).
+// Unrolled, SROA makes the lanes' array registers: the vector literal the
+// builtin would otherwise be.
+#pragma once
+
+#include <llvm/IR/PassManager.h>
+
+namespace llvm {
+class Loop;
+class ScalarEvolution;
+} // namespace llvm
+
+namespace weft::compiler {
+
+class LaneLoopUnrollPass : public llvm::PassInfoMixin<LaneLoopUnrollPass> {
+public:
+  /// Unrolls the lane loops of a function with barriers (and runs SROA on it).
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+  /// Whether L is a lane loop: innermost, kept rolled (unroll disabled) and
+  /// of at most MaxLanes iterations.
+  static bool isLaneLoop(const llvm::Loop &L, llvm::ScalarEvolution &SE);
+
+  /// Unrolls every lane loop of F whole, then runs SROA; false if F has none.
+  /// Invalidates F's analyses in FAM when it changes F.
+  static bool unrollAll(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+  /// The most iterations of a loop this pass takes for a lane loop.
+  static constexpr unsigned MaxLanes = 4;
+};
+
+} // namespace weft::compiler
