@@ -69,8 +69,8 @@ void expand(Instruction &Frem) {
   Value *Ax = B.CreateUnaryIntrinsic(Intrinsic::fabs, X, nullptr, "frem.ax");
   Value *Ay = B.CreateUnaryIntrinsic(Intrinsic::fabs, Y, nullptr, "frem.ay");
   Value *Q = B.CreateUnaryIntrinsic(Intrinsic::trunc, B.CreateFDiv(Ax, Ay), nullptr, "frem.q");
-  Value *R = B.CreateIntrinsic(Intrinsic::fma, {DoubleTy}, {B.CreateFNeg(Q), Ay, Ax}, nullptr,
-                               "frem.r");
+  Value *R =
+      B.CreateIntrinsic(Intrinsic::fma, {DoubleTy}, {B.CreateFNeg(Q), Ay, Ax}, nullptr, "frem.r");
   Value *Negative = B.CreateFCmpOLT(R, ConstantFP::get(DoubleTy, 0.0));
   R = B.CreateSelect(Negative, B.CreateFAdd(R, Ay), R);
   Value *Fast = B.CreateBinaryIntrinsic(Intrinsic::copysign, R, X, nullptr, "frem.fast");
@@ -81,8 +81,9 @@ void expand(Instruction &Frem) {
   Value *AnySlow = B.CreateOrReduce(Slow);
 
   BasicBlock *Head = Frem.getParent();
-  Instruction *LanesEnd = SplitBlockAndInsertIfThen(
-      AnySlow, &Frem, /*Unreachable=*/false, MDBuilder(Frem.getContext()).createBranchWeights(1, 1000));
+  Instruction *LanesEnd =
+      SplitBlockAndInsertIfThen(AnySlow, &Frem, /*Unreachable=*/false,
+                                MDBuilder(Frem.getContext()).createBranchWeights(1, 1000));
   BasicBlock *Lanes = LanesEnd->getParent(), *Join = Frem.getParent();
   Lanes->setName("frem.lanes");
   Join->setName("frem.join");

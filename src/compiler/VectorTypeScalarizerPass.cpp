@@ -81,7 +81,8 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   const DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   const DataLayout &DL = F.getParent()->getDataLayout();
   auto InnermostButLanes = [&](const Loop &L) {
-    return all_of(L.getSubLoops(), [&](const Loop *Sub) { return LaneLoopUnrollPass::isLaneLoop(*Sub, SE); });
+    return all_of(L.getSubLoops(),
+                  [&](const Loop *Sub) { return LaneLoopUnrollPass::isLaneLoop(*Sub, SE); });
   };
   SmallPtrSet<const Loop *, 4> Checked;
   bool InLoop = false;
