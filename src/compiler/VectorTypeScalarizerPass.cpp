@@ -41,15 +41,19 @@ VectorExtent vectorExtent(const Instruction &I, const DataLayout &DL) {
   return E;
 }
 
-// Whether I reads or writes memory other than F's own stack: the lane
-// loops read and write their vector through an alloca (a private array
-// indexed by the lane), which the SROA after unrolling them makes registers
-// (LaneLoopUnrollPass).
-bool touchesMemoryBeyondStack(const Instruction &I) {
-  if (!I.mayReadOrWriteMemory() || I.isLifetimeStartOrEnd())
-    return false;
-  const Value *Ptr = getLoadStorePointerOperand(&I);
-  return !Ptr || !isa<AllocaInst>(getUnderlyingObject(Ptr));
+// The stack arrays of F's lane loops: each lane loop reads and writes its
+// vectors through them (a private array indexed by the lane), and the SROA
+// after unrolling them makes them registers (LaneLoopUnrollPass).
+SmallPtrSet<const Value *, 8> laneArrays(const LoopInfo &LI, ScalarEvolution &SE) {
+  SmallPtrSet<const Value *, 8> Arrays;
+  for (const Loop *L : LI.getLoopsInPreorder())
+    if (LaneLoopUnrollPass::isLaneLoop(*L, SE))
+      for (const BasicBlock *BB : L->blocks())
+        for (const Instruction &I : *BB)
+          if (const Value *Ptr = getLoadStorePointerOperand(&I))
+            if (const auto *A = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr)))
+              Arrays.insert(A);
+  return Arrays;
 }
 
 // Whether every iteration of L runs each of its memory accesses: L has one
@@ -57,17 +61,24 @@ bool touchesMemoryBeyondStack(const Instruction &I) {
 // latch. Branches that only choose a value (an if in the kernel, the
 // branches of an inlined builtin) the vectorizer turns into selects,
 // computing both sides; a load or store under a condition it would have to
-// predicate.
-bool accessesMemoryEveryIteration(const Loop &L, const DominatorTree &DT) {
+// predicate. Lane arrays and lifetime markers do not count: they become
+// registers.
+bool accessesMemoryEveryIteration(const Loop &L, const DominatorTree &DT,
+                                  const SmallPtrSetImpl<const Value *> &LaneArrays) {
   const BasicBlock *Latch = L.getLoopLatch();
   if (!Latch || !L.getExitingBlock())
     return false;
+  auto TouchesMemory = [&](const Instruction &I) {
+    if (!I.mayReadOrWriteMemory() || I.isLifetimeStartOrEnd())
+      return false;
+    const Value *Ptr = getLoadStorePointerOperand(&I);
+    return !Ptr || !LaneArrays.contains(getUnderlyingObject(Ptr));
+  };
   for (const BasicBlock *BB : L.blocks()) {
     if (DT.dominates(BB, Latch))
       continue;
-    for (const Instruction &I : *BB)
-      if (touchesMemoryBeyondStack(I))
-        return false;
+    if (any_of(*BB, TouchesMemory))
+      return false;
   }
   return true;
 }
@@ -84,6 +95,7 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
     return all_of(L.getSubLoops(),
                   [&](const Loop *Sub) { return LaneLoopUnrollPass::isLaneLoop(*Sub, SE); });
   };
+  const SmallPtrSet<const Value *, 8> LaneArrays = laneArrays(LI, SE);
   SmallPtrSet<const Loop *, 4> Checked;
   bool InLoop = false;
   for (Instruction &I : instructions(F)) {
@@ -98,7 +110,7 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
     if (E.Bits > VectorTypeScalarizerPass::MaxVectorBits ||
         E.Lanes > VectorTypeScalarizerPass::MaxLanes || !InnermostButLanes(*L))
       return false;
-    if (Checked.insert(L).second && !accessesMemoryEveryIteration(*L, DT))
+    if (Checked.insert(L).second && !accessesMemoryEveryIteration(*L, DT, LaneArrays))
       return false;
     InLoop = true;
   }
