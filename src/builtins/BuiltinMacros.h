@@ -104,7 +104,7 @@
 // A float4 kernel that VectorTypeScalarizerPass splits has the loops
 // unrolled first. Up to 3 lanes the literal stays: the loop vectorizer
 // leaves a loop of two lanes scalar, where the SLP vectorizer pairs a
-// double2's intrinsic calls.
+// double2's intrinsic calls and LaneCallPackingPass its libm calls.
 #define MATH_VEC_UNARY(F, RT, T)                                                                   \
   VEC_UNARY_SMALL(F, RT, T)                                                                        \
   VEC_UNARY_LANES(F, RT, T, 4) VEC_UNARY_LANES(F, RT, T, 8) VEC_UNARY_LANES(F, RT, T, 16)

@@ -47,6 +47,7 @@
 #include "compiler/BarrierStatePass.h"
 #include "compiler/KernelDescBuilder.h"
 #include "compiler/HostTarget.h"
+#include "compiler/LaneCallPackingPass.h"
 #include "compiler/LaneLoopUnrollPass.h"
 #include "compiler/LocalMemoryPass.h"
 #include "compiler/OpenClNames.h"
@@ -278,12 +279,16 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
     FPM.addPass(VectorTypeScalarizerPass());
   });
-  // Vector frems in vector registers rather than one fmod call per lane;
-  // its step needs a fused multiply-add that is one instruction.
-  if (TM.getMCSubtargetInfo()->checkFeatures("+fma"))
-    PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+  // After the vectorizers: a double2 builtin's per-lane libm calls become
+  // one call of the vector form; vector frems are computed in vector
+  // registers rather than one fmod call per lane, whose step needs a fused
+  // multiply-add that is one instruction.
+  const bool Fma = TM.getMCSubtargetInfo()->checkFeatures("+fma");
+  PB.registerOptimizerLastEPCallback([Fma](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(createModuleToFunctionPassAdaptor(LaneCallPackingPass()));
+    if (Fma)
       MPM.addPass(createModuleToFunctionPassAdaptor(VectorFremPass()));
-    });
+  });
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
   MPM.run(M, MAM);
 }

@@ -3,6 +3,7 @@
 // pass promises (see each pass file's header).
 #include "compiler/BarrierStatePass.h"
 #include "compiler/KernelPipeline.h"
+#include "compiler/LaneCallPackingPass.h"
 #include "compiler/LaneLoopUnrollPass.h"
 #include "compiler/PrintfPass.h"
 #include "compiler/WorkGroupContextLayout.h"
@@ -12,7 +13,9 @@
 #include "compiler/WorkItemFunction.h"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -366,6 +369,66 @@ entry:)" + Body + R"(
   runOnFunction(LaneLoopUnrollPass(), Without);
   EXPECT_EQ(numMatching(Without, Calls), 1u);
   EXPECT_EQ(numMatching(Without, Allocas), 2u);
+}
+
+// A vector built lane by lane from calls of a function with a vector form
+// of that width becomes one call of it; one with a lane from elsewhere, or
+// calls of a function without such a form, stay as they are.
+TEST(PassTest, LaneCallsPackIntoVectorForms) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+declare double @atan(double) nounwind readnone willreturn
+declare double @atan2(double, double) nounwind readnone willreturn
+declare double @erf(double) nounwind readnone willreturn
+define <2 x double> @f(<2 x double> %x, <2 x double> %y, double %z) {
+  %x0 = extractelement <2 x double> %x, i64 0
+  %x1 = extractelement <2 x double> %x, i64 1
+  %y0 = extractelement <2 x double> %y, i64 0
+  %y1 = extractelement <2 x double> %y, i64 1
+  %a0 = call double @atan(double %x0)
+  %a1 = call double @atan(double %x1)
+  %av0 = insertelement <2 x double> poison, double %a0, i64 0
+  %av = insertelement <2 x double> %av0, double %a1, i64 1
+  %b1 = call double @atan2(double %x1, double %y1)
+  %b0 = call double @atan2(double %x0, double %y0)
+  %bv0 = insertelement <2 x double> undef, double %b1, i64 1
+  %bv = insertelement <2 x double> %bv0, double %b0, i64 0
+  %c0 = call double @atan(double %x0)
+  %c1 = call double @atan(double %z)
+  %cv0 = insertelement <2 x double> poison, double %c0, i64 0
+  %cv = insertelement <2 x double> %cv0, double %c1, i64 1
+  %e0 = call double @erf(double %x0)
+  %e1 = call double @erf(double %x1)
+  %ev0 = insertelement <2 x double> poison, double %e0, i64 0
+  %ev = insertelement <2 x double> %ev0, double %e1, i64 1
+  %s1 = fadd <2 x double> %av, %bv
+  %s2 = fadd <2 x double> %s1, %cv
+  %s3 = fadd <2 x double> %s2, %ev
+  ret <2 x double> %s3
+})");
+  ASSERT_TRUE(M);
+  Function &F = *M->getFunction("f");
+  TargetLibraryInfoImpl TLII(Triple(M->getTargetTriple()));
+  const VecDesc Forms[] = {{"atan", "vatan", ElementCount::getFixed(2)},
+                           {"atan2", "vatan2", ElementCount::getFixed(2)}};
+  TLII.addVectorizableFunctions(Forms);
+  FunctionAnalysisManager FAM;
+  PassBuilder PB;
+  FAM.registerPass([&] { return TargetLibraryAnalysis(TLII); });
+  PB.registerFunctionAnalyses(FAM);
+  LaneCallPackingPass().run(F, FAM);
+  EXPECT_FALSE(verifyFunction(F, &errs()));
+  std::map<std::string, unsigned> Callees;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      ++Callees[Call->getCalledFunction()->getName().str()];
+  // atan and atan2 (lanes inserted in any order) packed; the atan vector
+  // with a lane of %z kept its two calls, erf (no form) its two.
+  EXPECT_EQ(Callees["vatan"], 1u);
+  EXPECT_EQ(Callees["vatan2"], 1u);
+  EXPECT_EQ(Callees["atan"], 2u);
+  EXPECT_EQ(Callees["atan2"], 0u);
+  EXPECT_EQ(Callees["erf"], 2u);
 }
 
 TEST(PassTest, AtomicLibraryCallsBecomeInstructionsOfTheirOrder) {
