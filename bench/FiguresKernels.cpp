@@ -478,7 +478,8 @@ constexpr double MathDoubleRelTol = 1e-12, MathDoubleAbsTol = 1e-14;
 
 struct MathState {
   Program FloatP, DoubleP;
-  Kernel Float, Float8, Double, Double8; // per element, and per 8 (vector types)
+  // Per element, per 8 (vector types) and per float4 behind a bounds check.
+  Kernel Float, Float8, Double, Double8, Float4;
   Mem FloatIn, FloatOut, DoubleIn, DoubleOut;
   HostArray<float> FloatGot;
   HostArray<double> DoubleGot;
@@ -508,6 +509,7 @@ public:
     const std::string Name = K.Name;
     return {{Name + ".float", "Melem/s", true},
             {Name + ".float8", "Melem/s", true},
+            {Name + ".float4", "Melem/s", true},
             {Name + ".double", "Melem/s", true},
             {Name + ".double8", "Melem/s", true}};
   }
@@ -520,17 +522,19 @@ public:
     const bool HasDoubles = clGetDeviceInfo(D.Id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(DoubleConfig),
                                             &DoubleConfig, nullptr) == CL_SUCCESS &&
                             DoubleConfig != 0;
-    const std::string Name = K.Name, Name8 = Name + "8";
+    const std::string Name = K.Name, Name8 = Name + "8", Name4 = Name + "4";
     auto S = std::make_shared<MathState>();
     S->FloatP = D.build(kernels::Math, "-DREAL=float");
     S->Float = D.kernel(S->FloatP, Name.c_str());
     S->Float8 = D.kernel(S->FloatP, Name8.c_str());
+    S->Float4 = D.kernel(S->FloatP, Name4.c_str());
     S->FloatIn = D.buffer(N * sizeof(float), CL_MEM_READ_ONLY);
     S->FloatOut = D.buffer(N * sizeof(float));
     S->FloatGot.resize(N);
     D.write(S->FloatIn, HostFloatIn.data(), HostFloatIn.bytes());
     setArgs(S->Float, S->FloatIn, S->FloatOut);
     setArgs(S->Float8, S->FloatIn, S->FloatOut);
+    setArgs(S->Float4, S->FloatIn, S->FloatOut, static_cast<cl_uint>(N / 4));
     // The double kernels are a separate program: a device without doubles
     // could not build it.
     if (HasDoubles) {
@@ -547,7 +551,8 @@ public:
 
     auto Run = std::make_unique<KernelRun>(D);
     for (auto [Kern, Lanes, What] :
-         {std::tuple{&S->Float, size_t(1), "float"}, std::tuple{&S->Float8, size_t(8), "float8"}})
+         {std::tuple{&S->Float, size_t(1), "float"}, std::tuple{&S->Float8, size_t(8), "float8"},
+          std::tuple{&S->Float4, size_t(4), "float4"}})
       Run->Parts.push_back(part(D, S, *Kern, S->FloatOut, S->FloatGot, Lanes, MathFloatRelTol,
                                 MathFloatAbsTol, What));
     for (auto [Kern, Lanes, What] : {std::tuple{&S->Double, size_t(1), "double"},

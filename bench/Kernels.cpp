@@ -179,6 +179,19 @@ __kernel void remainders8(__global const REAL *X, __global REAL *Out) {
   VEC8(REAL) V = vload8(I, X);
   vstore8(REMAINDERS(VEC8(REAL), V), I, Out);
 }
+
+// And on float4s behind a bounds check, as kernels launched over a global
+// size rounded up to the work-group size have them (Count: how many).
+__kernel void math4(__global const float *X, __global float *Out, uint Count) {
+  size_t I = get_global_id(0);
+  if (I < Count)
+    vstore4(TRANSCENDENTAL(float4, vload4(I, X)), I, Out);
+}
+__kernel void remainders4(__global const float *X, __global float *Out, uint Count) {
+  size_t I = get_global_id(0);
+  if (I < Count)
+    vstore4(REMAINDERS(float4, vload4(I, X)), I, Out);
+}
 )CLC";
 
 const char *const Filter = R"CLC(
