@@ -36,8 +36,10 @@
 //     vectorizer sees the x loop over work-items, knows libmvec's and
 //     SLEEF's vector forms of the math calls in it (VectorMath.h), and that
 //     OpenCL's named address spaces do not alias (AddressSpaceAA.h).
-//     Last in it, after the vectorizers, VectorFremPass computes the
-//     vector frems they made (fmod, remainder, remquo) in vector registers.
+//     Last in it, after the vectorizers, LaneCallPackingPass makes the
+//     per-lane libm calls they left of a small vector one vector call, and
+//     VectorFremPass computes the vector frems they made (fmod, remainder,
+//     remquo) in vector registers.
 #include "compiler/KernelPipeline.h"
 
 #include "builtins/BuiltinBitcode.h"
