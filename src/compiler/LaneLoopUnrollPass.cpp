@@ -22,8 +22,10 @@
 #include <llvm/Analysis/OptimizationRemarkEmitter.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Module.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
@@ -38,7 +40,20 @@ bool LaneLoopUnrollPass::isLaneLoop(const Loop &L, ScalarEvolution &SE) {
   if (!L.isInnermost() || !findOptionMDForLoop(&L, "llvm.loop.unroll.disable"))
     return false;
   const unsigned Trips = SE.getSmallConstantTripCount(&L);
-  return Trips >= 1 && Trips <= MaxLanes;
+  if (Trips < 1 || Trips > MaxLanes)
+    return false;
+  // Its vectors are small ones (a float4, not a double4) on the stack.
+  const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
+  bool OnStack = false;
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB)
+      if (const Value *Ptr = getLoadStorePointerOperand(&I)) {
+        const auto *A = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
+        if (!A || DL.getTypeAllocSizeInBits(A->getAllocatedType()) > MaxVectorBits)
+          return false;
+        OnStack = true;
+      }
+  return OnStack;
 }
 
 bool LaneLoopUnrollPass::unrollAll(Function &F, FunctionAnalysisManager &FAM) {

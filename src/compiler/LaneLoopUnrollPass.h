@@ -15,7 +15,11 @@
 // builtin would otherwise be.
 #pragma once
 
+#include "compiler/VectorTypeScalarizerPass.h"
+
 #include <llvm/IR/PassManager.h>
+
+#include <cstdint>
 
 namespace llvm {
 class Loop;
@@ -29,16 +33,19 @@ public:
   /// Unrolls the lane loops of a function with barriers (and runs SROA on it).
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 
-  /// Whether L is a lane loop: innermost, kept rolled (unroll disabled) and
-  /// of at most MaxLanes iterations.
+  /// Whether L is a lane loop: innermost, kept rolled (unroll disabled), of
+  /// at most MaxLanes iterations, reading and writing only stack arrays of
+  /// at most MaxVectorBits (a double4's loop, in a kernel no pass splits,
+  /// stays a loop the loop vectorizer widens, with barriers too).
   static bool isLaneLoop(const llvm::Loop &L, llvm::ScalarEvolution &SE);
 
   /// Unrolls every lane loop of F whole, then runs SROA; false if F has none.
   /// Invalidates F's analyses in FAM when it changes F.
   static bool unrollAll(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 
-  /// The most iterations of a loop this pass takes for a lane loop.
-  static constexpr unsigned MaxLanes = 4;
+  /// The most iterations and bits of a lane loop: VectorTypeScalarizerPass's.
+  static constexpr unsigned MaxLanes = VectorTypeScalarizerPass::MaxLanes;
+  static constexpr uint64_t MaxVectorBits = VectorTypeScalarizerPass::MaxVectorBits;
 };
 
 } // namespace weft::compiler
