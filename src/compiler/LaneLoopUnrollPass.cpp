@@ -25,8 +25,8 @@
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
-#include <llvm/IR/Module.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
@@ -56,6 +56,14 @@ bool LaneLoopUnrollPass::isLaneLoop(const Loop &L, ScalarEvolution &SE) {
   return OnStack;
 }
 
+SmallVector<Loop *, 4> LaneLoopUnrollPass::laneLoops(const LoopInfo &LI, ScalarEvolution &SE) {
+  SmallVector<Loop *, 4> Lanes;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (isLaneLoop(*L, SE))
+      Lanes.push_back(L);
+  return Lanes;
+}
+
 bool LaneLoopUnrollPass::unrollAll(Function &F, FunctionAnalysisManager &FAM) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
@@ -63,10 +71,7 @@ bool LaneLoopUnrollPass::unrollAll(Function &F, FunctionAnalysisManager &FAM) {
   AssumptionCache &AC = FAM.getResult<AssumptionAnalysis>(F);
   const TargetTransformInfo &TTI = FAM.getResult<TargetIRAnalysis>(F);
   OptimizationRemarkEmitter &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-  SmallVector<Loop *, 8> Lanes;
-  for (Loop *L : LI.getLoopsInPreorder())
-    if (isLaneLoop(*L, SE))
-      Lanes.push_back(L);
+  const SmallVector<Loop *, 4> Lanes = laneLoops(LI, SE);
   if (Lanes.empty())
     return false;
   for (Loop *L : Lanes) {

@@ -17,12 +17,14 @@
 
 #include "compiler/VectorTypeScalarizerPass.h"
 
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/PassManager.h>
 
 #include <cstdint>
 
 namespace llvm {
 class Loop;
+class LoopInfo;
 class ScalarEvolution;
 } // namespace llvm
 
@@ -38,6 +40,10 @@ public:
   /// at most MaxVectorBits (a double4's loop, in a kernel no pass splits,
   /// stays a loop the loop vectorizer widens, with barriers too).
   static bool isLaneLoop(const llvm::Loop &L, llvm::ScalarEvolution &SE);
+
+  /// F's lane loops, from LoopInfo, in preorder.
+  static llvm::SmallVector<llvm::Loop *, 4> laneLoops(const llvm::LoopInfo &LI,
+                                                      llvm::ScalarEvolution &SE);
 
   /// Unrolls every lane loop of F whole, then runs SROA; false if F has none.
   /// Invalidates F's analyses in FAM when it changes F.

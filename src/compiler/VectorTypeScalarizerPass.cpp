@@ -44,15 +44,13 @@ VectorExtent vectorExtent(const Instruction &I, const DataLayout &DL) {
 // The stack arrays of F's lane loops: each lane loop reads and writes its
 // vectors through them (a private array indexed by the lane), and the SROA
 // after unrolling them makes them registers (LaneLoopUnrollPass).
-SmallPtrSet<const Value *, 8> laneArrays(const LoopInfo &LI, ScalarEvolution &SE) {
+SmallPtrSet<const Value *, 8> laneArrays(ArrayRef<Loop *> LaneLoops) {
   SmallPtrSet<const Value *, 8> Arrays;
-  for (const Loop *L : LI.getLoopsInPreorder())
-    if (LaneLoopUnrollPass::isLaneLoop(*L, SE))
-      for (const BasicBlock *BB : L->blocks())
-        for (const Instruction &I : *BB)
-          if (const Value *Ptr = getLoadStorePointerOperand(&I))
-            if (const auto *A = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr)))
-              Arrays.insert(A);
+  for (const Loop *L : LaneLoops)
+    for (const BasicBlock *BB : L->blocks())
+      for (const Instruction &I : *BB)
+        if (const Value *Ptr = getLoadStorePointerOperand(&I))
+          Arrays.insert(getUnderlyingObject(Ptr));
   return Arrays;
 }
 
@@ -91,11 +89,11 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   const DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   const DataLayout &DL = F.getParent()->getDataLayout();
+  const SmallVector<Loop *, 4> LaneLoops = LaneLoopUnrollPass::laneLoops(LI, SE);
+  const SmallPtrSet<const Value *, 8> LaneArrays = laneArrays(LaneLoops);
   auto InnermostButLanes = [&](const Loop &L) {
-    return all_of(L.getSubLoops(),
-                  [&](const Loop *Sub) { return LaneLoopUnrollPass::isLaneLoop(*Sub, SE); });
+    return all_of(L.getSubLoops(), [&](const Loop *Sub) { return is_contained(LaneLoops, Sub); });
   };
-  const SmallPtrSet<const Value *, 8> LaneArrays = laneArrays(LI, SE);
   SmallPtrSet<const Loop *, 4> Checked;
   bool InLoop = false;
   for (Instruction &I : instructions(F)) {
@@ -103,7 +101,7 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
     if (!E.Bits)
       continue;
     const Loop *L = LI.getLoopFor(I.getParent());
-    if (L && LaneLoopUnrollPass::isLaneLoop(*L, SE))
+    if (L && is_contained(LaneLoops, L))
       L = L->getParentLoop();
     if (!L)
       continue;
