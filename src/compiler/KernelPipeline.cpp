@@ -47,6 +47,7 @@
 #include "compiler/AddressSpaceAA.h"
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
+#include "compiler/BoundsCheckVersioningPass.h"
 #include "compiler/KernelDescBuilder.h"
 #include "compiler/HostTarget.h"
 #include "compiler/LaneCallPackingPass.h"
@@ -279,6 +280,7 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   // work-items too.
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
+    FPM.addPass(BoundsCheckVersioningPass());
     FPM.addPass(VectorTypeScalarizerPass());
   });
   // After the vectorizers: a double2 builtin's per-lane libm calls become

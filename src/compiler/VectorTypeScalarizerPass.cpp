@@ -1,5 +1,6 @@
 #include "compiler/VectorTypeScalarizerPass.h"
 
+#include "compiler/BoundsCheckVersioningPass.h"
 #include "compiler/LaneLoopUnrollPass.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -108,7 +109,10 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
     if (E.Bits > VectorTypeScalarizerPass::MaxVectorBits ||
         E.Lanes > VectorTypeScalarizerPass::MaxLanes || !InnermostButLanes(*L))
       return false;
-    if (Checked.insert(L).second && !accessesMemoryEveryIteration(*L, DT, LaneArrays))
+    // An edge loop runs only where a bounds check fails in the work-group:
+    // there the split accesses are predicated lane by lane, as is.
+    if (Checked.insert(L).second && !BoundsCheckVersioningPass::isEdgeLoop(*L) &&
+        !accessesMemoryEveryIteration(*L, DT, LaneArrays))
       return false;
     InLoop = true;
   }

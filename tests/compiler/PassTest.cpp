@@ -1,31 +1,34 @@
 // IR-in/IR-out tests of the work-group passes: small modules written as
 // LLVM assembly, run through the passes, and checked for the properties the
 // pass promises (see each pass file's header).
+#include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
+#include "compiler/BoundsCheckVersioningPass.h"
 #include "compiler/KernelPipeline.h"
 #include "compiler/LaneCallPackingPass.h"
 #include "compiler/LaneLoopUnrollPass.h"
 #include "compiler/PrintfPass.h"
-#include "compiler/WorkGroupContextLayout.h"
-#include "compiler/AtomicPass.h"
 #include "compiler/SafeDivisionPass.h"
 #include "compiler/VectorFremPass.h"
+#include "compiler/WorkGroupContextLayout.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <gtest/gtest.h>
-#include <map>
-#include <set>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
-#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
+#include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -429,6 +432,125 @@ define <2 x double> @f(<2 x double> %x, <2 x double> %y, double %z) {
   EXPECT_EQ(Callees["atan"], 2u);
   EXPECT_EQ(Callees["atan2"], 0u);
   EXPECT_EQ(Callees["erf"], 2u);
+}
+
+// A loop over work-items x, as WorkGroupLoopPass makes it, whose body
+// computes %skip or %go from %i (the global id, %base + %x) and stores
+// %out[%i] where the branch on it enters the region.
+std::string boundsLoop(const std::string &Name, const std::string &Check, bool GoWhenTrue) {
+  return "define void @" + Name + R"((ptr addrspace(1) %out, ptr addrspace(1) %in, i64 %base,
+    i64 %count, i64 %n, i32 %n32, i64 %y, i64 %h) {
+entry:
+  br label %loop
+loop:
+  %x = phi i64 [ 0, %entry ], [ %x.next, %latch ]
+  %i = add i64 %base, %x
+)" + Check +
+         (GoWhenTrue ? "  br i1 %go, label %then, label %latch\n"
+                     : "  br i1 %skip, label %latch, label %then\n") +
+         R"(then:
+  %p = getelementptr inbounds float, ptr addrspace(1) %out, i64 %i
+  store float 1.0, ptr addrspace(1) %p
+  br label %latch
+latch:
+  %x.next = add nuw i64 %x, 1
+  %more = icmp ult i64 %x.next, %count
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}
+)";
+}
+
+// Bounds checks on the global id (unsigned, an int, falling, two dimensions,
+// an early return) version the loop: the edge loop keeps the check, the
+// fast one stores unconditionally. Checks on the local id or on loaded
+// data, and checks guarding no memory, leave the loop alone; so does a
+// second run.
+TEST(PassTest, BoundsChecksVersionWorkItemLoops) {
+  LLVMContext C;
+  const std::map<std::string, std::pair<std::string, bool>> Versioned = {
+      {"gid", {"  %go = icmp ult i64 %i, %n\n", true}},
+      {"int_gid", {"  %i32 = trunc i64 %i to i32\n  %go = icmp slt i32 %i32, %n32\n", true}},
+      {"falling", {"  %left = sub i64 %n, %i\n  %go = icmp sgt i64 %left, 0\n", true}},
+      {"two_dims",
+       {"  %a = icmp ult i64 %i, %n\n  %b = icmp ult i64 %y, %h\n  %go = and i1 %a, %b\n", true}},
+      {"early_return",
+       {"  %a = icmp uge i64 %i, %n\n  %b = icmp uge i64 %y, %h\n"
+        "  %skip = select i1 %a, i1 true, i1 %b\n",
+        false}}};
+  const std::map<std::string, std::pair<std::string, bool>> Kept = {
+      {"local_id", {"  %go = icmp ult i64 %x, %n\n", true}},
+      {"data",
+       {"  %q = getelementptr inbounds i64, ptr addrspace(1) %in, i64 %i\n"
+        "  %v = load i64, ptr addrspace(1) %q\n  %go = icmp ult i64 %v, %n\n",
+        true}},
+      {"equal", {"  %go = icmp ne i64 %i, %n\n", true}}};
+  std::string Text;
+  for (const auto &[Name, Check] : Versioned)
+    Text += boundsLoop(Name, Check.first, Check.second);
+  for (const auto &[Name, Check] : Kept)
+    Text += boundsLoop(Name, Check.first, Check.second);
+  // No memory under the check: the vectorizer makes it a select.
+  Text += R"(define void @no_memory(ptr addrspace(1) %out, i64 %base, i64 %count, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %x = phi i64 [ 0, %entry ], [ %x.next, %latch ]
+  %i = add i64 %base, %x
+  %go = icmp ult i64 %i, %n
+  br i1 %go, label %then, label %latch
+then:
+  %d = shl i64 %i, 1
+  br label %latch
+latch:
+  %v = phi i64 [ %d, %then ], [ 0, %loop ]
+  %p = getelementptr inbounds i64, ptr addrspace(1) %out, i64 %x
+  store i64 %v, ptr addrspace(1) %p
+  %x.next = add nuw i64 %x, 1
+  %more = icmp ult i64 %x.next, %count
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}
+)";
+  auto M = parse(C, Text.c_str());
+  ASSERT_TRUE(M);
+  // The conditional branches inside each loop of F, edge loops apart.
+  struct Shape {
+    unsigned Loops = 0, EdgeLoops = 0, FastBranches = 0, EdgeBranches = 0;
+  };
+  auto shapeOf = [](Function &F) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    Shape S;
+    for (Loop *L : LI) {
+      ++S.Loops;
+      const bool Edge = BoundsCheckVersioningPass::isEdgeLoop(*L);
+      S.EdgeLoops += Edge;
+      for (BasicBlock *BB : L->blocks())
+        if (auto *Br = dyn_cast<BranchInst>(BB->getTerminator()); Br && Br->isConditional())
+          ++(Edge ? S.EdgeBranches : S.FastBranches);
+    }
+    return S;
+  };
+  for (const auto &[Name, Check] : Versioned) {
+    Function &F = *M->getFunction(Name);
+    runOnFunction(BoundsCheckVersioningPass(), F);
+    const Shape S = shapeOf(F);
+    EXPECT_EQ(S.Loops, 2u) << Name;
+    EXPECT_EQ(S.EdgeLoops, 1u) << Name;
+    EXPECT_EQ(S.FastBranches, 1u) << Name << ": the fast loop keeps only its latch's branch";
+    EXPECT_EQ(S.EdgeBranches, 2u) << Name;
+    const size_t Size = F.getInstructionCount();
+    runOnFunction(BoundsCheckVersioningPass(), F);
+    EXPECT_EQ(F.getInstructionCount(), Size) << Name << " changed on a second run";
+  }
+  for (const char *Name : {"local_id", "data", "equal", "no_memory"}) {
+    Function &F = *M->getFunction(Name);
+    runOnFunction(BoundsCheckVersioningPass(), F);
+    EXPECT_EQ(shapeOf(F).Loops, 1u) << Name << " was versioned";
+  }
 }
 
 TEST(PassTest, AtomicLibraryCallsBecomeInstructionsOfTheirOrder) {

@@ -427,6 +427,102 @@ TEST(WorkItemTest, BranchingVectorTypedKernelsMatchScalarOnes) {
   expectLanesMatchScalar(P, "math2", "mathd", D, 2, 3);
 }
 
+// BoundsCheckVersioningPass runs a work-item loop without its bounds check
+// where the check holds for the group's first and last work-items. Each
+// form of check, on groups the bound cuts, leaves, misses or covers, with
+// global offsets and a non-uniform last group, must write exactly the
+// elements it guards: size_t and int indices, an int index that wraps
+// inside a group (a conversion, not an overflow: the edge loop must take
+// that group), a falling difference, an early return, a window, and two
+// dimensions.
+TEST(WorkItemTest, BoundsCheckedKernelsWriteExactlyWhatTheyGuard) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    #define K(NAME, T, CHECK)                                                        \
+      kernel void NAME(global const T *a, global T *b, int n, int m) {               \
+        size_t g = get_global_id(0), k = g - get_global_offset(0);                  \
+        int i = (int)g;                                                              \
+        CHECK b[k] = a[k] * 2 + 1;                                                   \
+      }
+    K(below, float2, if (g < n))
+    K(int_below, double2, if (i < n))
+    K(falling, float4, if (n - i > 0))
+    K(early_return, float3, if (g >= n) return;)
+    K(window, float, if (i >= m && i < n))
+    kernel void plane(global const float2 *a, global float2 *b, int w, int h) {
+      size_t x = get_global_id(0), y = get_global_id(1);
+      if (x < w && y < h)
+        b[y * 64 + x] = a[y * 64 + x] * 2 + 1;
+    })"));
+  const size_t Items = 200;
+  struct Run {
+    const char *Kernel;
+    size_t Lanes; // elements of a and b per work-item
+    bool Double;
+    size_t Offset;
+    int N, M;
+  };
+  const size_t Wrap = (size_t{1} << 31) - 40; // int i wraps at item 40
+  const Run Runs[] = {{"below", 2, false, 0, 100, 0},       {"below", 2, false, 0, 128, 0},
+                      {"below", 2, false, 5, 0, 0},         {"below", 2, false, 7, 1000, 0},
+                      {"int_below", 2, true, 0, 77, 0},     {"int_below", 2, true, Wrap, 0, 0},
+                      {"falling", 4, false, 3, 150, 0},     {"falling", 4, false, 0, 0, 0},
+                      {"early_return", 4, false, 0, 33, 0}, {"window", 1, false, 2, 170, 50},
+                      {"window", 1, false, 0, 10, 20}};
+  for (const Run &R : Runs) {
+    Buffer<double> A(Items * R.Lanes), B(Items * R.Lanes, -7.0);
+    Buffer<float> Af(Items * R.Lanes), Bf(Items * R.Lanes, -7.0f);
+    for (size_t I = 0; I < Items * R.Lanes; ++I)
+      A[I] = Af[I] = static_cast<float>(I % 97) * 0.5f;
+    NDRange Range = range1(Items, 32); // the last group has 8
+    Range.Offset[0] = R.Offset;
+    ASSERT_TRUE(P.run(R.Kernel, Range,
+                      {Arg::pointer(R.Double ? static_cast<void *>(A.data()) : Af.data()),
+                       Arg::pointer(R.Double ? static_cast<void *>(B.data()) : Bf.data()),
+                       Arg::value(R.N), Arg::value(R.M)}));
+    for (size_t K = 0; K < Items; ++K) {
+      const size_t G = K + R.Offset;
+      const int I = static_cast<int>(static_cast<uint32_t>(G));
+      bool Guarded = false;
+      const std::string Name = R.Kernel;
+      if (Name == "below" || Name == "early_return")
+        Guarded = G < static_cast<size_t>(static_cast<int64_t>(R.N));
+      else if (Name == "int_below")
+        Guarded = I < R.N;
+      else if (Name == "falling")
+        Guarded = static_cast<int64_t>(R.N) - I > 0;
+      else
+        Guarded = I >= R.M && I < R.N;
+      // A float3 takes 16 bytes, its fourth lane any value.
+      for (size_t L = 0; L < (Name == "early_return" ? 3 : R.Lanes); ++L) {
+        const size_t E = K * R.Lanes + L;
+        const double Got = R.Double ? B[E] : Bf[E];
+        const double Want = Guarded ? (R.Double ? A[E] : Af[E]) * 2 + 1 : -7.0;
+        ASSERT_EQ(Got, Want) << R.Kernel << " offset " << R.Offset << " n " << R.N << " item " << K
+                             << " lane " << L;
+      }
+    }
+  }
+  // Rows the bound cuts, and groups past the columns.
+  Buffer<float> A(64 * 16 * 2), B(64 * 16 * 2, -7.0f);
+  for (size_t I = 0; I < A.size(); ++I)
+    A[I] = static_cast<float>(I % 89);
+  NDRange Plane;
+  Plane.Dims = 2;
+  Plane.Global = {64, 16, 1};
+  Plane.Local = {16, 4, 1};
+  ASSERT_TRUE(P.run(
+      "plane", Plane,
+      {Arg::pointer(A.data()), Arg::pointer(B.data()), Arg::value(int{37}), Arg::value(int{11})}));
+  for (size_t Y = 0; Y < 16; ++Y)
+    for (size_t X = 0; X < 64; ++X)
+      for (size_t L = 0; L < 2; ++L) {
+        const size_t E = (Y * 64 + X) * 2 + L;
+        ASSERT_EQ(B[E], X < 37 && Y < 11 ? A[E] * 2 + 1 : -7.0f) << X << "," << Y;
+      }
+}
+
 // Math builtins on vectors wider than 128 bits loop over their lanes, and
 // the loop vectorizer widens that loop (BuiltinMacros.h, VEC_*): the
 // libm calls become vector forms, the builtins' own code vector code, the
