@@ -16,12 +16,12 @@
 // 4 lanes (float4, int4, double2) is split into scalars by the compiler's
 // VectorTypeScalarizerPass, whose work-items the loop vectorizer then
 // packs: there the shape of the vector forms does not matter. A kernel that
-// keeps its vectors (more lanes or bits, or a bounds check) has its lanes
-// to pack:
+// keeps its vectors (more lanes or bits, or a store under a condition on
+// data) has its lanes to pack:
 //  - up to 4 lanes, one vector literal of per-lane calls gives the SLP
 //    vectorizer one tree, and it takes the vector form of an intrinsic call
-//    (a bounds-checked float4 sin kernel: 9.1 -> 4.6 ms, where halves made
-//    two-lane calls the back end split into scalar ones);
+//    (a float4 sin kernel with its store under a condition: 9.1 -> 4.6 ms,
+//    where halves made two-lane calls the back end split into scalar ones);
 //  - from 8 lanes, a loop over the lanes, kept rolled, which the kernel
 //    pipeline's loop vectorizer widens with the host's vector forms of the
 //    libm calls (VectorMath) or the builtin's own code, its branches turned

@@ -36,6 +36,9 @@
 //     vectorizer sees the x loop over work-items, knows libmvec's and
 //     SLEEF's vector forms of the math calls in it (VectorMath.h), and that
 //     OpenCL's named address spaces do not alias (AddressSpaceAA.h).
+//     At its start, BoundsCheckVersioningPass gives a work-item loop with
+//     a bounds check a copy without it, for the groups where it holds,
+//     and VectorTypeScalarizerPass splits kernels on small vector types.
 //     Last in it, after the vectorizers, LaneCallPackingPass makes the
 //     per-lane libm calls they left of a small vector one vector call, and
 //     VectorFremPass computes the vector frems they made (fmod, remainder,

@@ -3,7 +3,7 @@
 //
 // The math builtins on a double2 (and up to 3 lanes) are a vector literal of
 // per-lane calls (BuiltinMacros.h). In a kernel that keeps its vectors (a
-// bounds check), the SLP vectorizer widens those calls where they are LLVM
+// store under a condition on data), the SLP vectorizer widens those calls where they are LLVM
 // intrinsics (sin) but not where they are libm calls (atan, erf): LLVM 15's
 // cost model prices the vector form no cheaper. This pass, run after it,
 // packs them into one call of the form VectorMath registered for that

@@ -12,8 +12,11 @@
 // and stores on every iteration, on vectors of at most 128 bits and 4
 // lanes. Branches that only choose values (an if in the kernel, or the
 // branches of an inlined builtin such as cbrt) the vectorizer turns into
-// selects; a load or store under a condition (a bounds check) it would
-// predicate lane by lane, several times slower than the four-lane code; a
+// selects; a load or store under a condition it would predicate lane by
+// lane, several times slower than the four-lane code (a bounds check on the
+// global id is no such condition: BoundsCheckVersioningPass, run first,
+// gives the loop a copy without it, and the edge loop that keeps it, run
+// only by the groups at the edge of the range, does not count here); a
 // vector computation inside an inner loop would make that loop, not the
 // work-items, the one vectorized; wider vectors (float8, double8, float16)
 // make interleaved groups too wide for the vectorizer's cost model, which
