@@ -33,8 +33,9 @@
 #define LANE(T, V) ((__private T *)&(V))[J]
 
 // Unary function F: RT##N F(T##N).
+#define VEC_UNARY_2(F, RT, T) OVL RT##2 F(T##2 x) { return (RT##2)(F(x.s0), F(x.s1)); }
 #define VEC_UNARY_SMALL(F, RT, T)                                                                  \
-  OVL RT##2 F(T##2 x) { return (RT##2)(F(x.s0), F(x.s1)); }                                        \
+  VEC_UNARY_2(F, RT, T)                                                                            \
   OVL RT##3 F(T##3 x) { return (RT##3)(F(x.s0), F(x.s1), F(x.s2)); }
 #define VEC_UNARY_FLAT4(F, RT, T)                                                                  \
   OVL RT##4 F(T##4 x) { return (RT##4)(F(x.s0), F(x.s1), F(x.s2), F(x.s3)); }
@@ -49,8 +50,10 @@
   VEC_UNARY_FLAT4(F, RT, T) VEC_UNARY_LANES(F, RT, T, 8) VEC_UNARY_LANES(F, RT, T, 16)
 
 // Binary function F: RT##N F(T##N, U##N).
+#define VEC_BINARY_2(F, RT, T, U)                                                                  \
+  OVL RT##2 F(T##2 x, U##2 y) { return (RT##2)(F(x.s0, y.s0), F(x.s1, y.s1)); }
 #define VEC_BINARY_SMALL(F, RT, T, U)                                                              \
-  OVL RT##2 F(T##2 x, U##2 y) { return (RT##2)(F(x.s0, y.s0), F(x.s1, y.s1)); }                    \
+  VEC_BINARY_2(F, RT, T, U)                                                                        \
   OVL RT##3 F(T##3 x, U##3 y) { return (RT##3)(F(x.s0, y.s0), F(x.s1, y.s1), F(x.s2, y.s2)); }
 #define VEC_BINARY_FLAT4(F, RT, T, U)                                                              \
   OVL RT##4 F(T##4 x, U##4 y) {                                                                    \
@@ -76,8 +79,10 @@
   OVL RT##16 F(T##16 x, U y) { return F(x, (U##16)(y)); }
 
 // Ternary function F: T##N F(T##N, T##N, T##N).
+#define VEC_TERNARY_2(F, T)                                                                        \
+  OVL T##2 F(T##2 x, T##2 y, T##2 z) { return (T##2)(F(x.s0, y.s0, z.s0), F(x.s1, y.s1, z.s1)); }
 #define VEC_TERNARY_SMALL(F, T)                                                                    \
-  OVL T##2 F(T##2 x, T##2 y, T##2 z) { return (T##2)(F(x.s0, y.s0, z.s0), F(x.s1, y.s1, z.s1)); }  \
+  VEC_TERNARY_2(F, T)                                                                              \
   OVL T##3 F(T##3 x, T##3 y, T##3 z) {                                                             \
     return (T##3)(F(x.s0, y.s0, z.s0), F(x.s1, y.s1, z.s1), F(x.s2, y.s2, z.s2));                  \
   }
@@ -97,22 +102,32 @@
   VEC_TERNARY_FLAT4(F, T) VEC_TERNARY_LANES(F, T, 8) VEC_TERNARY_LANES(F, T, 16)
 
 // Math loops over its lanes from 4: a double4 is 256 bits, a vector no
-// kernel splits, and a float4 kernel that keeps its vectors (a bounds
-// check) then gets the vector forms and the builtin's own code widened, as
-// a float8 kernel does, where the vector literal left the SLP vectorizer
-// scalar libm calls (atanf) and the builtin's branches (cbrt) lane by lane.
-// A float4 kernel that VectorTypeScalarizerPass splits has the loops
-// unrolled first. Up to 3 lanes the literal stays: the loop vectorizer
-// leaves a loop of two lanes scalar, where the SLP vectorizer pairs a
-// double2's intrinsic calls and LaneCallPackingPass its libm calls.
+// kernel splits, and a float4 kernel that keeps its vectors (a store under
+// a condition on data) then gets the vector forms and the builtin's own
+// code widened, as a float8 kernel does, where the vector literal left the
+// SLP vectorizer scalar libm calls (atanf) and the builtin's branches
+// (cbrt) lane by lane. A float4 kernel that VectorTypeScalarizerPass
+// splits has the loops unrolled first. Three lanes take the four-lane
+// form, the fourth lane a copy of the third: a double3 (192 bits) is never
+// split, and its literal of three calls ran 1.5 to 5 times as long as the
+// double4 loop (cbrt, lgamma); in a split float3 kernel the fourth lane's
+// call, its result unused once unrolled, is deleted. Two lanes keep the
+// literal: the loop vectorizer leaves a loop of two lanes scalar, where the
+// SLP vectorizer pairs a double2's intrinsic calls and LaneCallPackingPass
+// its libm calls.
 #define MATH_VEC_UNARY(F, RT, T)                                                                   \
-  VEC_UNARY_SMALL(F, RT, T)                                                                        \
+  VEC_UNARY_2(F, RT, T)                                                                            \
+  OVL RT##3 F(T##3 x) { return F((T##4)(x, x.s2)).s012; }                                          \
   VEC_UNARY_LANES(F, RT, T, 4) VEC_UNARY_LANES(F, RT, T, 8) VEC_UNARY_LANES(F, RT, T, 16)
 #define MATH_VEC_BINARY(F, T, U)                                                                   \
-  VEC_BINARY_SMALL(F, T, T, U)                                                                     \
+  VEC_BINARY_2(F, T, T, U)                                                                         \
+  OVL T##3 F(T##3 x, U##3 y) { return F((T##4)(x, x.s2), (U##4)(y, y.s2)).s012; }                 \
   VEC_BINARY_LANES(F, T, T, U, 4) VEC_BINARY_LANES(F, T, T, U, 8) VEC_BINARY_LANES(F, T, T, U, 16)
 #define MATH_VEC_TERNARY(F, T)                                                                     \
-  VEC_TERNARY_SMALL(F, T)                                                                          \
+  VEC_TERNARY_2(F, T)                                                                              \
+  OVL T##3 F(T##3 x, T##3 y, T##3 z) {                                                             \
+    return F((T##4)(x, x.s2), (T##4)(y, y.s2), (T##4)(z, z.s2)).s012;                              \
+  }                                                                                                \
   VEC_TERNARY_LANES(F, T, 4) VEC_TERNARY_LANES(F, T, 8) VEC_TERNARY_LANES(F, T, 16)
 
 // A float and a double function F with bodies BF and BD, and their vectors:

@@ -95,11 +95,12 @@ static INL double lgamma_rD(double x, __private int *s) {
     return R;                                                                                      \
   }
 
-// Vector overloads, shaped like BuiltinMacros.h's math: up to 3 lanes,
-// each lane's scalar overload writes a local, whose overloads exist in
-// every compile (__private when named, generic otherwise); from a float4
-// and a double4, a loop over the lanes, each writing its lane of a local
-// vector.
+// Vector overloads, shaped like BuiltinMacros.h's math: 2 lanes, each
+// lane's scalar overload writes a local, whose overloads exist in every
+// compile (__private when named, generic otherwise); 3 lanes, the 4-lane
+// overload on a local vector, the fourth lane a copy of the third; from a
+// float4 and a double4, a loop over the lanes, each writing its lane of a
+// local vector.
 #define MATHP_VEC_UNARY_SMALL(FN, T, P, AS)                                                        \
   OVL T##2 FN(T##2 x, AS P##2 *p) {                                                                \
     P A, B;                                                                                        \
@@ -108,10 +109,10 @@ static INL double lgamma_rD(double x, __private int *s) {
     return R;                                                                                      \
   }                                                                                                \
   OVL T##3 FN(T##3 x, AS P##3 *p) {                                                                \
-    P A, B, C;                                                                                     \
-    T##3 R = (T##3)(FN(x.s0, &A), FN(x.s1, &B), FN(x.s2, &C));                                     \
-    *p = (P##3)(A, B, C);                                                                          \
-    return R;                                                                                      \
+    P##4 Q;                                                                                        \
+    T##4 R = FN((T##4)(x, x.s2), &Q);                                                              \
+    *p = Q.s012;                                                                                   \
+    return R.s012;                                                                                 \
   }
 #define MATHP_VEC_UNARY_LANES(FN, T, P, N, AS)                                                     \
   OVL T##N FN(T##N x, AS P##N *p) {                                                                \
@@ -138,10 +139,10 @@ static INL double lgamma_rD(double x, __private int *s) {
     return R;                                                                                      \
   }                                                                                                \
   OVL T##3 FN(T##3 x, T##3 y, AS P##3 *p) {                                                        \
-    P A, B, C;                                                                                     \
-    T##3 R = (T##3)(FN(x.s0, y.s0, &A), FN(x.s1, y.s1, &B), FN(x.s2, y.s2, &C));                   \
-    *p = (P##3)(A, B, C);                                                                          \
-    return R;                                                                                      \
+    P##4 Q;                                                                                        \
+    T##4 R = FN((T##4)(x, x.s2), (T##4)(y, y.s2), &Q);                                             \
+    *p = Q.s012;                                                                                   \
+    return R.s012;                                                                                 \
   }
 #define MATHP_VEC_BINARY_LANES(FN, T, P, N, AS)                                                    \
   OVL T##N FN(T##N x, T##N y, AS P##N *p) {                                                        \

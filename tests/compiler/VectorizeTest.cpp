@@ -482,7 +482,7 @@ TEST(VectorizeTest, VectorTypedKernelsVectorizeAcrossWorkItems) {
 TEST(VectorizeTest, MathOnWideVectorsLeavesNoScalarCall) {
   if (!VectorMath::available())
     GTEST_SKIP() << "no libmvec on this host";
-  for (const char *T : {"float8", "float16", "double4", "double8"}) {
+  for (const char *T : {"float8", "float16", "double3", "double4", "double8"}) {
     const std::string Ts = T, Width = Ts.substr(Ts.find_first_of("0123456789"));
     const std::string Int = "convert_int" + Width + "_sat(b[i])";
     std::vector<Case> Cases = unaryCases(Ts, {"sin", "cos", "exp", "log", "cbrt", "tanpi", "erf",
