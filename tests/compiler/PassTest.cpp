@@ -435,9 +435,13 @@ define <2 x double> @f(<2 x double> %x, <2 x double> %y, double %z) {
 }
 
 // A loop over work-items x, as WorkGroupLoopPass makes it, whose body
-// computes %skip or %go from %i (the global id, %base + %x) and stores
-// %out[%i] where the branch on it enters the region.
-std::string boundsLoop(const std::string &Name, const std::string &Check, bool GoWhenTrue) {
+// computes %skip or %go from %i (the global id, %base + %x) and runs Region
+// (by default a store to %out[%i]) where the branch on it enters the
+// region, then Latch.
+const char *StoreRegion = "  %p = getelementptr inbounds float, ptr addrspace(1) %out, i64 %i\n"
+                          "  store float 1.0, ptr addrspace(1) %p\n";
+std::string boundsLoop(const std::string &Name, const std::string &Check, bool GoWhenTrue,
+                       const std::string &Region = StoreRegion, const std::string &Latch = "") {
   return "define void @" + Name + R"((ptr addrspace(1) %out, ptr addrspace(1) %in, i64 %base,
     i64 %count, i64 %n, i32 %n32, i64 %y, i64 %h) {
 entry:
@@ -448,12 +452,7 @@ loop:
 )" + Check +
          (GoWhenTrue ? "  br i1 %go, label %then, label %latch\n"
                      : "  br i1 %skip, label %latch, label %then\n") +
-         R"(then:
-  %p = getelementptr inbounds float, ptr addrspace(1) %out, i64 %i
-  store float 1.0, ptr addrspace(1) %p
-  br label %latch
-latch:
-  %x.next = add nuw i64 %x, 1
+         "then:\n" + Region + "  br label %latch\nlatch:\n" + Latch + R"(  %x.next = add nuw i64 %x, 1
   %more = icmp ult i64 %x.next, %count
   br i1 %more, label %loop, label %exit
 exit:
@@ -492,28 +491,11 @@ TEST(PassTest, BoundsChecksVersionWorkItemLoops) {
   for (const auto &[Name, Check] : Kept)
     Text += boundsLoop(Name, Check.first, Check.second);
   // No memory under the check: the vectorizer makes it a select.
-  Text += R"(define void @no_memory(ptr addrspace(1) %out, i64 %base, i64 %count, i64 %n) {
-entry:
-  br label %loop
-loop:
-  %x = phi i64 [ 0, %entry ], [ %x.next, %latch ]
-  %i = add i64 %base, %x
-  %go = icmp ult i64 %i, %n
-  br i1 %go, label %then, label %latch
-then:
-  %d = shl i64 %i, 1
-  br label %latch
-latch:
-  %v = phi i64 [ %d, %then ], [ 0, %loop ]
-  %p = getelementptr inbounds i64, ptr addrspace(1) %out, i64 %x
-  store i64 %v, ptr addrspace(1) %p
-  %x.next = add nuw i64 %x, 1
-  %more = icmp ult i64 %x.next, %count
-  br i1 %more, label %loop, label %exit
-exit:
-  ret void
-}
-)";
+  Text += boundsLoop("no_memory", "  %go = icmp ult i64 %i, %n\n", true,
+                     "  %d = shl i64 %i, 1\n",
+                     "  %v = phi i64 [ %d, %then ], [ 0, %loop ]\n"
+                     "  %p = getelementptr inbounds i64, ptr addrspace(1) %out, i64 %x\n"
+                     "  store i64 %v, ptr addrspace(1) %p\n");
   auto M = parse(C, Text.c_str());
   ASSERT_TRUE(M);
   // The conditional branches inside each loop of F, edge loops apart.
