@@ -232,11 +232,15 @@ Value *fastCondition(Plan &P, SCEVExpander &Exp, Instruction *At) {
     if (Lf.First && (!Exp.isSafeToExpandAt(Lf.First, At) || !Exp.isSafeToExpandAt(Lf.Last, At) ||
                      !Exp.isSafeToExpandAt(Lf.Bound, At)))
       return nullptr;
+  // Selects rather than ands: where a no-wrap predicate fails, a bound
+  // expanded under it may be poison, which an and would pass on.
   IRBuilder<> B(At);
-  Value *Fast = B.getTrue();
+  Value *Holds = B.getTrue();
   for (const Leaf &Lf : P.Leaves) {
     if (!Lf.First) {
-      Fast = B.CreateAnd(Fast, Lf.Want ? Lf.Cond : B.CreateNot(Lf.Cond));
+      // Frozen: a poison condition was undefined behaviour at the branch.
+      Value *Cond = B.CreateFreeze(Lf.Cond);
+      Holds = B.CreateLogicalAnd(Holds, Lf.Want ? Cond : B.CreateNot(Cond));
       continue;
     }
     Type *Ty = Lf.First->getType();
@@ -247,10 +251,10 @@ Value *fastCondition(Plan &P, SCEVExpander &Exp, Instruction *At) {
       AtFirst = B.CreateNot(AtFirst);
       AtLast = B.CreateNot(AtLast);
     }
-    Fast = B.CreateAnd(Fast, B.CreateAnd(AtFirst, AtLast));
+    Holds = B.CreateLogicalAnd(Holds, B.CreateLogicalAnd(AtFirst, AtLast));
   }
   Value *MayWrap = Exp.expandCodeForPredicate(&P.PSE->getPredicate(), At);
-  return B.CreateAnd(Fast, B.CreateNot(MayWrap), "bounds.hold");
+  return B.CreateSelect(MayWrap, B.getFalse(), Holds, "bounds.hold");
 }
 
 /// Versions P's loop: the original, marked, runs when fastCondition fails;
