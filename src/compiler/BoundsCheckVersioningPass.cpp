@@ -292,8 +292,11 @@ bool version(Plan &P, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, Assu
   }
   formDedicatedExitBlocks(&L, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
   formDedicatedExitBlocks(Edge, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
+  // Run by a group or two per launch: not worth the compile time of a
+  // vectorized or unrolled copy.
   addStringMetadataToLoop(Edge, BoundsCheckVersioningPass::EdgeLoopMD);
   addStringMetadataToLoop(Edge, "llvm.loop.vectorize.enable", 0);
+  addStringMetadataToLoop(Edge, "llvm.loop.unroll.disable");
 
   DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Eager);
   LLVMContext &C = Preheader->getContext();

@@ -438,8 +438,8 @@ TEST(WorkItemTest, BranchingVectorTypedKernelsMatchScalarOnes) {
 // global offsets and a non-uniform last group, must write exactly the
 // elements it guards: size_t and int indices, an int index that wraps
 // inside a group (a conversion, not an overflow: the edge loop must take
-// that group), a falling difference, an early return, a window, and two
-// dimensions.
+// that group), a falling difference, an early return, a window, two
+// dimensions, and checks in the regions between a barrier.
 TEST(WorkItemTest, BoundsCheckedKernelsWriteExactlyWhatTheyGuard) {
   Program P;
   ASSERT_TRUE(P.build(R"(
@@ -459,6 +459,17 @@ TEST(WorkItemTest, BoundsCheckedKernelsWriteExactlyWhatTheyGuard) {
       size_t x = get_global_id(0), y = get_global_id(1);
       if (x < w && y < h)
         b[y * 64 + x] = a[y * 64 + x] * 2 + 1;
+    }
+    // Checks in the regions between barriers: the group's items reversed.
+    kernel void staged(global const float4 *a, global float4 *b, int n) {
+      local float4 t[32];
+      size_t g = get_global_id(0), l = get_local_id(0), k = g - get_global_offset(0);
+      if (g < n)
+        t[l] = a[k];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      size_t r = get_local_size(0) - 1 - l;
+      if (g < n)
+        b[k] = g - l + r < n ? t[r] * 2 + 1 : -1;
     })"));
   const size_t Items = 200;
   struct Run {
@@ -506,6 +517,25 @@ TEST(WorkItemTest, BoundsCheckedKernelsWriteExactlyWhatTheyGuard) {
         const double Want = Guarded ? (R.Double ? A[E] : Af[E]) * 2 + 1 : -7.0;
         ASSERT_EQ(Got, Want) << R.Kernel << " offset " << R.Offset << " n " << R.N << " item " << K
                              << " lane " << L;
+      }
+    }
+  }
+  for (const int N : {0, 70, 96, 190, 500}) {
+    Buffer<float> A(Items * 4), B(Items * 4, -7.0f);
+    for (size_t I = 0; I < A.size(); ++I)
+      A[I] = static_cast<float>(I % 83);
+    NDRange Range = range1(Items, 32); // the last group has 8
+    Range.Offset[0] = 3;
+    ASSERT_TRUE(P.run("staged", Range,
+                      {Arg::pointer(A.data()), Arg::pointer(B.data()), Arg::value(N)}));
+    for (size_t K = 0; K < Items; ++K) {
+      const size_t Group = K / 32 * 32, Size = std::min<size_t>(32, Items - Group);
+      const size_t R = Group + (Size - 1 - (K - Group));
+      for (size_t L = 0; L < 4; ++L) {
+        const float Want = K + 3 >= static_cast<size_t>(N) ? -7.0f
+                           : R + 3 < static_cast<size_t>(N) ? A[R * 4 + L] * 2 + 1
+                                                            : -1.0f;
+        ASSERT_EQ(B[K * 4 + L], Want) << "staged n " << N << " item " << K << " lane " << L;
       }
     }
   }
