@@ -510,6 +510,11 @@ TEST(PassTest, BoundsChecksVersionWorkItemLoops) {
       ++S.Loops;
       const bool Edge = BoundsCheckVersioningPass::isEdgeLoop(*L);
       S.EdgeLoops += Edge;
+      // The edge loop, run by a group or two, is neither vectorized nor
+      // unrolled.
+      EXPECT_EQ(getOptionalBoolLoopAttribute(L, "llvm.loop.vectorize.enable"),
+                Edge ? Optional<bool>(false) : None);
+      EXPECT_EQ(findOptionMDForLoop(L, "llvm.loop.unroll.disable") != nullptr, Edge);
       for (BasicBlock *BB : L->blocks())
         if (auto *Br = dyn_cast<BranchInst>(BB->getTerminator()); Br && Br->isConditional())
           ++(Edge ? S.EdgeBranches : S.FastBranches);
