@@ -34,9 +34,8 @@
 
 // Unary function F: RT##N F(T##N).
 #define VEC_UNARY_2(F, RT, T) OVL RT##2 F(T##2 x) { return (RT##2)(F(x.s0), F(x.s1)); }
-#define VEC_UNARY_SMALL(F, RT, T)                                                                  \
-  VEC_UNARY_2(F, RT, T)                                                                            \
-  OVL RT##3 F(T##3 x) { return (RT##3)(F(x.s0), F(x.s1), F(x.s2)); }
+#define VEC_UNARY_3(F, RT, T) OVL RT##3 F(T##3 x) { return (RT##3)(F(x.s0), F(x.s1), F(x.s2)); }
+#define VEC_UNARY_SMALL(F, RT, T) VEC_UNARY_2(F, RT, T) VEC_UNARY_3(F, RT, T)
 #define VEC_UNARY_FLAT4(F, RT, T)                                                                  \
   OVL RT##4 F(T##4 x) { return (RT##4)(F(x.s0), F(x.s1), F(x.s2), F(x.s3)); }
 #define VEC_UNARY_LANES(F, RT, T, N)                                                               \
@@ -52,9 +51,9 @@
 // Binary function F: RT##N F(T##N, U##N).
 #define VEC_BINARY_2(F, RT, T, U)                                                                  \
   OVL RT##2 F(T##2 x, U##2 y) { return (RT##2)(F(x.s0, y.s0), F(x.s1, y.s1)); }
-#define VEC_BINARY_SMALL(F, RT, T, U)                                                              \
-  VEC_BINARY_2(F, RT, T, U)                                                                        \
+#define VEC_BINARY_3(F, RT, T, U)                                                                  \
   OVL RT##3 F(T##3 x, U##3 y) { return (RT##3)(F(x.s0, y.s0), F(x.s1, y.s1), F(x.s2, y.s2)); }
+#define VEC_BINARY_SMALL(F, RT, T, U) VEC_BINARY_2(F, RT, T, U) VEC_BINARY_3(F, RT, T, U)
 #define VEC_BINARY_FLAT4(F, RT, T, U)                                                              \
   OVL RT##4 F(T##4 x, U##4 y) {                                                                    \
     return (RT##4)(F(x.s0, y.s0), F(x.s1, y.s1), F(x.s2, y.s2), F(x.s3, y.s3));                    \
@@ -81,11 +80,11 @@
 // Ternary function F: T##N F(T##N, T##N, T##N).
 #define VEC_TERNARY_2(F, T)                                                                        \
   OVL T##2 F(T##2 x, T##2 y, T##2 z) { return (T##2)(F(x.s0, y.s0, z.s0), F(x.s1, y.s1, z.s1)); }
-#define VEC_TERNARY_SMALL(F, T)                                                                    \
-  VEC_TERNARY_2(F, T)                                                                              \
+#define VEC_TERNARY_3(F, T)                                                                        \
   OVL T##3 F(T##3 x, T##3 y, T##3 z) {                                                             \
     return (T##3)(F(x.s0, y.s0, z.s0), F(x.s1, y.s1, z.s1), F(x.s2, y.s2, z.s2));                  \
   }
+#define VEC_TERNARY_SMALL(F, T) VEC_TERNARY_2(F, T) VEC_TERNARY_3(F, T)
 #define VEC_TERNARY_FLAT4(F, T)                                                                    \
   OVL T##4 F(T##4 x, T##4 y, T##4 z) {                                                             \
     return (T##4)(F(x.s0, y.s0, z.s0), F(x.s1, y.s1, z.s1), F(x.s2, y.s2, z.s2),                   \
@@ -107,27 +106,39 @@
 // code widened, as a float8 kernel does, where the vector literal left the
 // SLP vectorizer scalar libm calls (atanf) and the builtin's branches
 // (cbrt) lane by lane. A float4 kernel that VectorTypeScalarizerPass
-// splits has the loops unrolled first. Three lanes take the four-lane
-// form, the fourth lane a copy of the third: a double3 (192 bits) is never
-// split, and its literal of three calls ran 1.5 to 5 times as long as the
-// double4 loop (cbrt, lgamma); in a split float3 kernel the fourth lane's
-// call, its result unused once unrolled, is deleted. Two lanes keep the
-// literal: the loop vectorizer leaves a loop of two lanes scalar, where the
-// SLP vectorizer pairs a double2's intrinsic calls and LaneCallPackingPass
-// its libm calls.
+// splits has the loops unrolled first. A double3 takes the double4 form,
+// its fourth lane a copy of the third: it is 192 bits, never split, and its
+// literal of three calls ran 1.5 to 5 times as long as the double4 loop
+// (cbrt, lgamma); each lane then computes what a double4's does. A float3
+// keeps its literal of scalar calls: split, it vectorizes across
+// work-items all the same, and kept whole (the CTS's 3-lane kernels) the
+// loop would call libmvec's 4-lane SSE forms, whose worst errors the
+// full-mode CTS runs of the scalar calls did not measure (docs/conformance.md).
+// Two lanes keep the literal: the loop vectorizer leaves a loop of two
+// lanes scalar, where the SLP vectorizer pairs a double2's intrinsic calls
+// and LaneCallPackingPass its libm calls. MATH_UNARY_3_<T> and its kin are
+// T's 3-lane shape.
+#define MATH_UNARY_3_float(F, RT, T) VEC_UNARY_3(F, RT, T)
+#define MATH_UNARY_3_double(F, RT, T) OVL RT##3 F(T##3 x) { return F((T##4)(x, x.s2)).s012; }
+#define MATH_BINARY_3_float(F, T, U) VEC_BINARY_3(F, T, T, U)
+#define MATH_BINARY_3_double(F, T, U)                                                              \
+  OVL T##3 F(T##3 x, U##3 y) { return F((T##4)(x, x.s2), (U##4)(y, y.s2)).s012; }
+#define MATH_TERNARY_3_float(F, T) VEC_TERNARY_3(F, T)
+#define MATH_TERNARY_3_double(F, T)                                                                \
+  OVL T##3 F(T##3 x, T##3 y, T##3 z) {                                                             \
+    return F((T##4)(x, x.s2), (T##4)(y, y.s2), (T##4)(z, z.s2)).s012;                              \
+  }
 #define MATH_VEC_UNARY(F, RT, T)                                                                   \
   VEC_UNARY_2(F, RT, T)                                                                            \
-  OVL RT##3 F(T##3 x) { return F((T##4)(x, x.s2)).s012; }                                          \
+  MATH_UNARY_3_##T(F, RT, T)                                                                       \
   VEC_UNARY_LANES(F, RT, T, 4) VEC_UNARY_LANES(F, RT, T, 8) VEC_UNARY_LANES(F, RT, T, 16)
 #define MATH_VEC_BINARY(F, T, U)                                                                   \
   VEC_BINARY_2(F, T, T, U)                                                                         \
-  OVL T##3 F(T##3 x, U##3 y) { return F((T##4)(x, x.s2), (U##4)(y, y.s2)).s012; }                 \
+  MATH_BINARY_3_##T(F, T, U)                                                                       \
   VEC_BINARY_LANES(F, T, T, U, 4) VEC_BINARY_LANES(F, T, T, U, 8) VEC_BINARY_LANES(F, T, T, U, 16)
 #define MATH_VEC_TERNARY(F, T)                                                                     \
   VEC_TERNARY_2(F, T)                                                                              \
-  OVL T##3 F(T##3 x, T##3 y, T##3 z) {                                                             \
-    return F((T##4)(x, x.s2), (T##4)(y, y.s2), (T##4)(z, z.s2)).s012;                              \
-  }                                                                                                \
+  MATH_TERNARY_3_##T(F, T)                                                                         \
   VEC_TERNARY_LANES(F, T, 4) VEC_TERNARY_LANES(F, T, 8) VEC_TERNARY_LANES(F, T, 16)
 
 // A float and a double function F with bodies BF and BD, and their vectors:

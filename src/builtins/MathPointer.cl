@@ -95,12 +95,12 @@ static INL double lgamma_rD(double x, __private int *s) {
     return R;                                                                                      \
   }
 
-// Vector overloads, shaped like BuiltinMacros.h's math: 2 lanes, each
-// lane's scalar overload writes a local, whose overloads exist in every
-// compile (__private when named, generic otherwise); 3 lanes, the 4-lane
-// overload on a local vector, the fourth lane a copy of the third; from a
-// float4 and a double4, a loop over the lanes, each writing its lane of a
-// local vector.
+// Vector overloads, shaped like BuiltinMacros.h's math: 2 lanes and a
+// float3, each lane's scalar overload writes a local, whose overloads
+// exist in every compile (__private when named, generic otherwise); a
+// double3, the double4 overload on a local vector, the fourth lane a copy
+// of the third; from a float4 and a double4, a loop over the lanes, each
+// writing its lane of a local vector.
 #define MATHP_VEC_UNARY_SMALL(FN, T, P, AS)                                                        \
   OVL T##2 FN(T##2 x, AS P##2 *p) {                                                                \
     P A, B;                                                                                        \
@@ -108,6 +108,15 @@ static INL double lgamma_rD(double x, __private int *s) {
     *p = (P##2)(A, B);                                                                             \
     return R;                                                                                      \
   }                                                                                                \
+  MATHP_UNARY_3_##T(FN, T, P, AS)
+#define MATHP_UNARY_3_float(FN, T, P, AS)                                                          \
+  OVL T##3 FN(T##3 x, AS P##3 *p) {                                                                \
+    P A, B, C;                                                                                     \
+    T##3 R = (T##3)(FN(x.s0, &A), FN(x.s1, &B), FN(x.s2, &C));                                     \
+    *p = (P##3)(A, B, C);                                                                          \
+    return R;                                                                                      \
+  }
+#define MATHP_UNARY_3_double(FN, T, P, AS)                                                         \
   OVL T##3 FN(T##3 x, AS P##3 *p) {                                                                \
     P##4 Q;                                                                                        \
     T##4 R = FN((T##4)(x, x.s2), &Q);                                                              \
@@ -138,6 +147,15 @@ static INL double lgamma_rD(double x, __private int *s) {
     *p = (P##2)(A, B);                                                                             \
     return R;                                                                                      \
   }                                                                                                \
+  MATHP_BINARY_3_##T(FN, T, P, AS)
+#define MATHP_BINARY_3_float(FN, T, P, AS)                                                         \
+  OVL T##3 FN(T##3 x, T##3 y, AS P##3 *p) {                                                        \
+    P A, B, C;                                                                                     \
+    T##3 R = (T##3)(FN(x.s0, y.s0, &A), FN(x.s1, y.s1, &B), FN(x.s2, y.s2, &C));                   \
+    *p = (P##3)(A, B, C);                                                                          \
+    return R;                                                                                      \
+  }
+#define MATHP_BINARY_3_double(FN, T, P, AS)                                                        \
   OVL T##3 FN(T##3 x, T##3 y, AS P##3 *p) {                                                        \
     P##4 Q;                                                                                        \
     T##4 R = FN((T##4)(x, x.s2), (T##4)(y, y.s2), &Q);                                             \

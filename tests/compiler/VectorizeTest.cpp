@@ -473,7 +473,7 @@ TEST(VectorizeTest, VectorTypedKernelsVectorizeAcrossWorkItems) {
   });
 }
 
-// Math on vectors wider than 128 bits (float8, float16, double4, double8)
+// Math on vectors wider than 128 bits (float8, float16, double3, double4, double8)
 // keeps the kernel's vectors, and each builtin loops over its lanes
 // (BuiltinMacros.h, VEC_*), a loop the loop vectorizer widens: no
 // scalar math call may be left, neither a libm function nor an intrinsic,

@@ -566,7 +566,7 @@ TEST(WorkItemTest, BoundsCheckedKernelsWriteExactlyWhatTheyGuard) {
 // integer-argument functions, on float8, float16, double4 and double8, on
 // float4 and float3 split (their lane loops unrolled) or kept whole (a
 // condition on the data around the stores), a double2 kept whole, and a
-// double3 (three lanes take the four-lane loop, the fourth a copy).
+// double3 (its lanes take the double4 loop, the fourth a copy).
 TEST(WorkItemTest, WideVectorMathMatchesScalarMath) {
   Program P;
   ASSERT_TRUE(P.build(Out3 + R"(
