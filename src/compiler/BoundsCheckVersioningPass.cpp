@@ -126,10 +126,15 @@ public:
         Want = false;
       } else
         continue;
+      // A branch that turns out not to be a check leaves no no-wrap
+      // predicate behind.
+      auto Before = std::make_unique<PredicatedScalarEvolution>(*PSE);
       SmallVector<Leaf, 4> Leaves;
       if (!addLeaves(Branch->getCondition(), Want, Leaves) ||
-          none_of(Leaves, [](const Leaf &Lf) { return Lf.Moving; }))
+          none_of(Leaves, [](const Leaf &Lf) { return Lf.Moving; })) {
+        PSE = std::move(Before);
         continue;
+      }
       P.Checks.push_back({Branch, Want});
       P.Leaves.append(Leaves.begin(), Leaves.end());
       GuardsMemory |= guardsMemory(*Region);
