@@ -225,7 +225,7 @@ SmallVector<Loop *, 8> candidateLoops(LoopInfo &LI, ScalarEvolution &SE) {
   SmallVector<Loop *, 8> Loops;
   for (Loop *L : LI.getLoopsInPreorder())
     if (!is_contained(Lanes, L) && !BoundsCheckVersioningPass::isEdgeLoop(*L) &&
-        all_of(L->getSubLoops(), [&](Loop *Sub) { return is_contained(Lanes, Sub); }))
+        LaneLoopUnrollPass::innermostButLanes(*L, Lanes))
       Loops.push_back(L);
   return Loops;
 }

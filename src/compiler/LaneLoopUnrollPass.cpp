@@ -64,6 +64,10 @@ SmallVector<Loop *, 4> LaneLoopUnrollPass::laneLoops(const LoopInfo &LI, ScalarE
   return Lanes;
 }
 
+bool LaneLoopUnrollPass::innermostButLanes(const Loop &L, ArrayRef<Loop *> Lanes) {
+  return all_of(L.getSubLoops(), [&](const Loop *Sub) { return is_contained(Lanes, Sub); });
+}
+
 bool LaneLoopUnrollPass::unrollAll(Function &F, FunctionAnalysisManager &FAM) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);

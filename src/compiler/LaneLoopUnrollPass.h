@@ -17,6 +17,7 @@
 
 #include "compiler/VectorTypeScalarizerPass.h"
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/PassManager.h>
 
@@ -44,6 +45,10 @@ public:
   /// F's lane loops, from LoopInfo, in preorder.
   static llvm::SmallVector<llvm::Loop *, 4> laneLoops(const llvm::LoopInfo &LI,
                                                       llvm::ScalarEvolution &SE);
+
+  /// Whether every sub-loop of L is one of Lanes (laneLoops): L is innermost
+  /// once they are unrolled.
+  static bool innermostButLanes(const llvm::Loop &L, llvm::ArrayRef<llvm::Loop *> Lanes);
 
   /// Unrolls every lane loop of F whole, then runs SROA; false if F has none.
   /// Invalidates F's analyses in FAM when it changes F.

@@ -92,9 +92,6 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   const SmallVector<Loop *, 4> LaneLoops = LaneLoopUnrollPass::laneLoops(LI, SE);
   const SmallPtrSet<const Value *, 8> LaneArrays = laneArrays(LaneLoops);
-  auto InnermostButLanes = [&](const Loop &L) {
-    return all_of(L.getSubLoops(), [&](const Loop *Sub) { return is_contained(LaneLoops, Sub); });
-  };
   SmallPtrSet<const Loop *, 4> Checked;
   bool InLoop = false;
   for (Instruction &I : instructions(F)) {
@@ -107,7 +104,8 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
     if (!L)
       continue;
     if (E.Bits > VectorTypeScalarizerPass::MaxVectorBits ||
-        E.Lanes > VectorTypeScalarizerPass::MaxLanes || !InnermostButLanes(*L))
+        E.Lanes > VectorTypeScalarizerPass::MaxLanes ||
+        !LaneLoopUnrollPass::innermostButLanes(*L, LaneLoops))
       return false;
     // An edge loop runs only where a bounds check fails in the work-group:
     // there the split accesses are predicated lane by lane, as is.
