@@ -487,6 +487,7 @@ TEST(WorkItemTest, BoundsCheckedKernelsWriteExactlyWhatTheyGuard) {
                       {"early_return", 4, false, 0, 33, 0}, {"window", 1, false, 2, 170, 50},
                       {"window", 1, false, 0, 10, 20}};
   for (const Run &R : Runs) {
+    const std::string Name = R.Kernel;
     Buffer<double> A(Items * R.Lanes), B(Items * R.Lanes, -7.0);
     Buffer<float> Af(Items * R.Lanes), Bf(Items * R.Lanes, -7.0f);
     for (size_t I = 0; I < Items * R.Lanes; ++I)
@@ -501,7 +502,6 @@ TEST(WorkItemTest, BoundsCheckedKernelsWriteExactlyWhatTheyGuard) {
       const size_t G = K + R.Offset;
       const int I = static_cast<int>(static_cast<uint32_t>(G));
       bool Guarded = false;
-      const std::string Name = R.Kernel;
       if (Name == "below" || Name == "early_return")
         Guarded = G < static_cast<size_t>(static_cast<int64_t>(R.N));
       else if (Name == "int_below")
