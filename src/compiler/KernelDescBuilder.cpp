@@ -121,11 +121,20 @@ rt::KernelDesc KernelDescBuilder::describe(const Function &K, bool WithNames) {
       Arg.TypeQualifier |= CL_KERNEL_ARG_TYPE_PIPE;
 
     uint64_t AS = intAt(AddrSpaces, I);
-    bool IsImage = Arg.TypeName.find("image") != std::string::npos;
-    if (Arg.TypeName == "sampler_t") {
+    // Classified by the type itself: the base type (typedefs resolved) is
+    // exactly an image or sampler type name, and a pipe is a qualifier. A
+    // pointer to `struct image_px` names an image only as a substring.
+    std::string BaseType = stringAt(K, "kernel_arg_base_type", I);
+    if (BaseType.empty())
+      BaseType = Arg.TypeName;
+    if (Arg.TypeQualifier & CL_KERNEL_ARG_TYPE_PIPE) {
+      Arg.Kind = rt::ArgKind::Pipe;
+      Arg.Size = sizeof(void *);
+      Arg.AddressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    } else if (isSamplerTypeName(BaseType)) {
       Arg.Kind = rt::ArgKind::Sampler;
       Arg.Size = sizeof(void *);
-    } else if (IsImage) {
+    } else if (isImageTypeName(BaseType)) {
       Arg.Kind = rt::ArgKind::Image;
       Arg.Size = sizeof(void *);
       Arg.AddressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;

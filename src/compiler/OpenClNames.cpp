@@ -63,4 +63,15 @@ bool isFenceName(llvm::StringRef Mangled) {
          Base == "atomic_work_item_fence";
 }
 
+bool isImageTypeName(llvm::StringRef TypeName) {
+  return llvm::StringSwitch<bool>(TypeName)
+      .Cases("image1d_t", "image1d_array_t", "image1d_buffer_t", "image2d_t", true)
+      .Cases("image2d_array_t", "image2d_depth_t", "image2d_array_depth_t", "image3d_t", true)
+      .Cases("image2d_msaa_t", "image2d_array_msaa_t", "image2d_msaa_depth_t",
+             "image2d_array_msaa_depth_t", true)
+      .Default(false);
+}
+
+bool isSamplerTypeName(llvm::StringRef TypeName) { return TypeName == "sampler_t"; }
+
 } // namespace weft::compiler

@@ -42,4 +42,10 @@ bool isFenceName(llvm::StringRef Mangled);
 /// broadcast, reduce, scan).
 bool isSubGroupName(llvm::StringRef Mangled);
 
+/// Kernel argument types by their OpenCL C names (kernel_arg_base_type,
+/// typedefs resolved): one of the image types (image1d_t ... image3d_t,
+/// the depth and multi-sample forms), and sampler_t.
+bool isImageTypeName(llvm::StringRef TypeName);
+bool isSamplerTypeName(llvm::StringRef TypeName);
+
 } // namespace weft::compiler

@@ -102,8 +102,9 @@ enum class ArgKind : uint8_t {
   ConstantPointer, ///< `__constant T*`: a buffer (or NULL).
   LocalPointer,    ///< `__local T*`: the size comes from clSetKernelArg.
   ByValue,         ///< scalar, vector or struct, copied by value.
-  Sampler,
-  Image,
+  Sampler,         ///< `sampler_t`.
+  Image,           ///< `image*_t`: an image memory object.
+  Pipe,            ///< `pipe T`: a pipe memory object.
 };
 
 /// Alignment every `__local` argument and the local arena get (the widest

@@ -109,6 +109,34 @@ TEST(BuildTest, KernelDescriptions) {
   EXPECT_EQ(NoNames.kernel("k")->Args[0].Name, "");
 }
 
+// Regression: an argument was an image when its type name contained
+// "image", so a pointer to `struct image_px` took no buffer. Kinds come from
+// the type: typedefs of image and sampler types resolve, pipes are pipes.
+TEST(BuildTest, ArgumentKindsComeFromTheTypeNotItsName) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    struct image_px { float r; };
+    typedef image2d_t picture;
+    typedef sampler_t how;
+    kernel void k(global struct image_px *px, read_only picture img, how s,
+                  read_only image3d_t vol, global float *image_data) {}
+    kernel void pipes(read_only pipe int in, global int *out) {})",
+                      "-cl-std=CL2.0"));
+  const rt::KernelDesc *K = P.kernel("k");
+  ASSERT_NE(K, nullptr);
+  ASSERT_EQ(K->Args.size(), 5u);
+  EXPECT_EQ(K->Args[0].Kind, rt::ArgKind::GlobalPointer);
+  EXPECT_EQ(K->Args[0].TypeName, "struct image_px*");
+  EXPECT_EQ(K->Args[1].Kind, rt::ArgKind::Image);
+  EXPECT_EQ(K->Args[2].Kind, rt::ArgKind::Sampler);
+  EXPECT_EQ(K->Args[3].Kind, rt::ArgKind::Image);
+  EXPECT_EQ(K->Args[4].Kind, rt::ArgKind::GlobalPointer);
+  const rt::KernelDesc *Pipes = P.kernel("pipes");
+  ASSERT_NE(Pipes, nullptr);
+  EXPECT_EQ(Pipes->Args[0].Kind, rt::ArgKind::Pipe);
+  EXPECT_EQ(Pipes->Args[1].Kind, rt::ArgKind::GlobalPointer);
+}
+
 TEST(BuildTest, KernelsReachingSubGroupFunctionsAreMarked) {
   Program P;
   ASSERT_TRUE(P.build(R"(
