@@ -81,13 +81,13 @@ std::vector<unsigned char> writeBitcode(const Module &M) {
 /// Where a build's result goes in the disk cache (DiskCache.h), the host
 /// target its key names (and the build then uses), and what the entry holds
 /// besides what finish() produces: the translated module of an IL build and
-/// the files the front end read, with the contents it compiled.
+/// the digests of the files the front end read.
 struct CacheSlot {
   DiskCache Cache;
   orc::JITTargetMachineBuilder Target;
   std::string Key;
   std::vector<unsigned char> Linked;
-  std::vector<std::pair<std::string, std::string>> ReadFiles;
+  rt::FileDigests Inputs;
 };
 
 std::string targetId(const orc::JITTargetMachineBuilder &JTMB) {
@@ -131,6 +131,7 @@ std::optional<rt::BuildOutput> loadCached(const std::optional<CacheSlot> &Slot) 
   Out.GlobalVariableSize = B->GlobalVariableSize;
   Out.Linked = std::move(B->Linked);
   Out.FromDiskCache = true;
+  Out.Inputs = std::move(B->Inputs);
   return Out;
 }
 
@@ -171,10 +172,8 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   Out.Exe = std::move(Exe);
   Out.Log = Log + S.Sink.Text;
   if (Slot) {
-    CachedBuild B{Out.Kernels, Out.Log, Out.GlobalVariableSize, Slot->Linked, {}, {}};
+    CachedBuild B{Out.Kernels, Out.Log, Out.GlobalVariableSize, Slot->Linked, {}, Slot->Inputs};
     B.Objects = std::move(Objects);
-    for (const auto &[Path, Contents] : Slot->ReadFiles)
-      B.Inputs.emplace_back(Path, DiskCache::hash(Contents));
     Slot->Cache.store(Slot->Key, B);
   }
   return Out;
@@ -245,15 +244,24 @@ LlvmProgramCompiler::buildSource(const std::string &Source, const std::string &O
         Session S;
         std::string Log;
         std::optional<BuildOptions> Opts;
+        std::vector<std::pair<std::string, std::string>> ReadFiles; // path, contents
         auto M = runFrontEnd(S, Options, Opts, Log, CL_INVALID_BUILD_OPTIONS,
                              CL_BUILD_PROGRAM_FAILURE, [&](const BuildOptions &O, std::string &L) {
                                return ClangFrontend::compile(Source, O, *S.Context, L, {},
-                                                             Slot ? &Slot->ReadFiles : nullptr);
+                                                             &ReadFiles);
                              });
         if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
           return std::move(*Fail);
-        return finish(S, std::move(std::get<std::unique_ptr<Module>>(M)), Opts->optDisabled(),
-                      Opts->kernelArgInfo(), std::move(Log), CL_BUILD_PROGRAM_FAILURE, Slot);
+        rt::FileDigests Inputs;
+        for (const auto &[Path, Contents] : ReadFiles)
+          Inputs.emplace_back(Path, DiskCache::hash(Contents));
+        if (Slot)
+          Slot->Inputs = Inputs;
+        auto Out = finish(S, std::move(std::get<std::unique_ptr<Module>>(M)), Opts->optDisabled(),
+                          Opts->kernelArgInfo(), std::move(Log), CL_BUILD_PROGRAM_FAILURE, Slot);
+        if (auto *Ok = std::get_if<rt::BuildOutput>(&Out))
+          Ok->Inputs = std::move(Inputs);
+        return Out;
       });
 }
 
@@ -374,6 +382,13 @@ LlvmProgramCompiler::link(const std::vector<std::vector<unsigned char>> &Objects
         }
         return std::get<rt::BuildFailure>(Out);
       });
+}
+
+bool LlvmProgramCompiler::inputsUnchanged(const rt::FileDigests &Inputs) {
+  for (const auto &[Path, Digest] : Inputs)
+    if (DiskCache::fileHash(Path) != Digest)
+      return false;
+  return true;
 }
 
 } // namespace weft::compiler

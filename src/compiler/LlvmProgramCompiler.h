@@ -23,6 +23,7 @@ public:
                                                              const std::string &Options) override;
   std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure>
   link(const std::vector<std::vector<unsigned char>> &Objects, const std::string &Options) override;
+  bool inputsUnchanged(const rt::FileDigests &Inputs) override;
 };
 
 } // namespace weft::compiler

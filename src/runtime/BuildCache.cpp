@@ -1,4 +1,5 @@
-// LRU cache of built programs keyed by source and options.
+// LRU cache of built programs keyed by source and options, checked against
+// the files each build read.
 #include "runtime/BuildCache.h"
 
 namespace weft::rt {
@@ -14,14 +15,27 @@ std::string BuildCache::key(const std::string &Source, const std::string &Option
   return std::to_string(Options.size()) + ':' + Options + Source;
 }
 
-std::shared_ptr<const BuildCache::Entry> BuildCache::find(const std::string &Source,
-                                                          const std::string &Options) {
+std::shared_ptr<const BuildCache::Entry>
+BuildCache::find(const std::string &Source, const std::string &Options,
+                 const std::function<bool(const FileDigests &)> &Unchanged) {
+  std::shared_ptr<const Entry> E;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = Index.find(key(Source, Options));
+    if (It == Index.end())
+      return nullptr;
+    Lru.splice(Lru.begin(), Lru, It->second);
+    E = It->second->second;
+  }
+  // Read the files without the lock; most builds read none.
+  if (E->Inputs.empty() || Unchanged(E->Inputs))
+    return E;
   std::lock_guard<std::mutex> Lock(Mutex);
-  auto It = Index.find(key(Source, Options));
-  if (It == Index.end())
-    return nullptr;
-  Lru.splice(Lru.begin(), Lru, It->second);
-  return It->second->second;
+  if (auto It = Index.find(key(Source, Options)); It != Index.end() && It->second->second == E) {
+    Lru.erase(It->second);
+    Index.erase(It);
+  }
+  return nullptr;
 }
 
 void BuildCache::insert(const std::string &Source, const std::string &Options,

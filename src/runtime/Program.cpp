@@ -182,7 +182,8 @@ Status Program::build(const std::string &Opts) {
     return buildFromIL(Opts);
   if (Status S = checkOpenCLCVersion(Opts, CL_BUILD_PROGRAM_FAILURE); !S)
     return fail(S.error().Code, "clBuildProgram failed", S.error().Why);
-  if (auto Hit = BuildCache::get().find(Source, Opts)) {
+  auto Unchanged = [](const FileDigests &In) { return ProgramCompiler::get().inputsUnchanged(In); };
+  if (auto Hit = BuildCache::get().find(Source, Opts, Unchanged)) {
     std::lock_guard<std::mutex> Lock(Mutex);
     BuildStatus = CL_BUILD_SUCCESS;
     BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -198,12 +199,14 @@ Status Program::build(const std::string &Opts) {
     return fail(Fail->Code, "clBuildProgram failed", std::move(Fail->Log));
   std::lock_guard<std::mutex> Lock(Mutex);
   // Bitcode: a compiled object this program may have held goes.
+  FileDigests Inputs = std::move(std::get<BuildOutput>(Out).Inputs);
   succeed(std::get<BuildOutput>(Out), {});
   // An executable is shareable unless it holds program-scope variables,
   // which belong to this program alone.
   if (GlobalVariableSize == 0)
-    BuildCache::get().insert(
-        Source, Opts, std::make_shared<BuildCache::Entry>(BuildCache::Entry{Exe, Kernels, Log}));
+    BuildCache::get().insert(Source, Opts,
+                             std::make_shared<BuildCache::Entry>(
+                                 BuildCache::Entry{Exe, Kernels, Log, std::move(Inputs)}));
   return {};
 }
 

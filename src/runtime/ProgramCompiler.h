@@ -69,6 +69,10 @@ public:
   virtual WorkGroupFn lookup(const std::string &KernelName) const = 0;
 };
 
+/// Files a build read from disk (the headers -I made visible): each path
+/// with a digest (SHA-256, hex) of the contents the build compiled.
+using FileDigests = std::vector<std::pair<std::string, std::string>>;
+
 struct BuildOutput {
   std::unique_ptr<Executable> Exe;
   std::vector<KernelDesc> Kernels;
@@ -83,6 +87,9 @@ struct BuildOutput {
   /// Loaded from the on-disk kernel cache: no front end or code generation
   /// ran for this build.
   bool FromDiskCache = false;
+  /// From buildSource() only: the files the front end read. A build reused
+  /// later is the same build only while every one is unchanged.
+  FileDigests Inputs;
 };
 
 /// A compiled object (clCompileProgram) or a library (clLinkProgram with
@@ -150,6 +157,10 @@ public:
   /// library (ObjectOutput) with -create-library, else an executable.
   virtual std::variant<BuildOutput, ObjectOutput, BuildFailure>
   link(const std::vector<std::vector<unsigned char>> &Objects, const std::string &Options) = 0;
+
+  /// Whether every file still has the contents its digest records (what
+  /// makes a build of the same source and options the same build).
+  virtual bool inputsUnchanged(const FileDigests &Inputs) = 0;
 
   /// The process-wide compiler for the host CPU.
   static ProgramCompiler &get();

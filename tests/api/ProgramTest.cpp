@@ -239,6 +239,37 @@ __kernel void fill(__global int *d, int v) { d[get_global_id(0)] = v + FROM_HEAD
   rmdir(Dir);
 }
 
+// Regression: the in-process build cache keyed on source and options only,
+// so the same source built again after its -I header changed on disk ran
+// the stale executable.
+TEST_F(Programs, RebuildAfterAnIncludedHeaderChangedSeesTheNewHeader) {
+  char Dir[] = "/tmp/weft-include-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  std::string Header = std::string(Dir) + "/weft_changing.h";
+  auto writeHeader = [&](int Value) {
+    FILE *F = std::fopen(Header.c_str(), "w");
+    ASSERT_NE(F, nullptr);
+    std::fprintf(F, "#define FROM_HEADER %d\n", Value);
+    std::fclose(F);
+  };
+  const char *Source = R"CLC(
+#include "weft_changing.h"
+__kernel void fill(__global int *d, int v) { d[get_global_id(0)] = v + FROM_HEADER; }
+)CLC";
+  std::string Options = std::string("-I ") + Dir;
+  for (int Value : {1000, 2000, 2000, 3000}) {
+    SCOPED_TRACE(Value);
+    writeHeader(Value);
+    cl_program P = fromSource(Source);
+    ASSERT_EQ(clBuildProgram(P, 1, &Device, Options.c_str(), nullptr, nullptr), CL_SUCCESS)
+        << buildLog(P);
+    EXPECT_EQ(runFill(P, 4, 1), std::vector<int>(4, 1 + Value));
+    EXPECT_EQ(clReleaseProgram(P), CL_SUCCESS);
+  }
+  std::remove(Header.c_str());
+  rmdir(Dir);
+}
+
 TEST_F(Programs, LanguageVersions) {
   const char *Source = R"CLC(
 __kernel void fill(__global int *d, int v) { d[get_global_id(0)] = v + __OPENCL_C_VERSION__; }
