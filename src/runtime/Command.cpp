@@ -37,4 +37,8 @@ void Command::runOnPool(std::function<cl_int()> Body) {
   });
 }
 
+void PoolCommand::execute() {
+  runOnPool([this] { return run(); }); // runOnPool keeps this command alive
+}
+
 } // namespace weft::rt

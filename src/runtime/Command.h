@@ -47,15 +47,24 @@ private:
   Ref<Event> Ev;
 };
 
-/// A command whose work is one function (copies, fills, reads, writes,
-/// maps). Small and self-contained: it runs as one task on the pool.
-class TaskCommand : public Command {
+/// A command whose whole work is one small, self-contained task on the
+/// pool (the memory commands of MemoryCommands.h): run() returns
+/// CL_COMPLETE or a negative error.
+class PoolCommand : public Command {
+protected:
+  using Command::Command;
+  void execute() override;
+  virtual cl_int run() = 0;
+};
+
+/// A pool command whose work is a function given at construction.
+class TaskCommand : public PoolCommand {
 public:
   TaskCommand(CommandQueue &Q, cl_command_type Type, std::function<cl_int()> Body)
-      : Command(Q, Type), Body(std::move(Body)) {}
+      : PoolCommand(Q, Type), Body(std::move(Body)) {}
 
 protected:
-  void execute() override { runOnPool(std::move(Body)); }
+  cl_int run() override { return Body(); }
 
 private:
   std::function<cl_int()> Body;

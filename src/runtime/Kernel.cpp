@@ -1,4 +1,5 @@
-// Kernel argument validation and the by-value argument snapshot.
+// Kernel arguments: storing the typed values, laying out __local
+// arguments, and the snapshot an enqueue takes of them.
 #include "runtime/Kernel.h"
 
 #include "runtime/Capabilities.h"
@@ -32,73 +33,29 @@ Ref<Kernel> Kernel::clone() const {
   return K;
 }
 
-Status Kernel::setArg(cl_uint Index, size_t Size, const void *Value, MemObject *Mem) {
+Status Kernel::setArg(cl_uint Index, KernelArgValue Value) {
   if (Index >= Desc.Args.size())
     return makeError(CL_INVALID_ARG_INDEX, "kernel " + Desc.Name + " has " +
                                                std::to_string(Desc.Args.size()) + " arguments");
-  const KernelArgDesc &A = Desc.Args[Index];
-  ArgValue V;
-  V.IsSet = true;
-  switch (A.Kind) {
-  case ArgKind::LocalPointer:
-    if (Value)
-      return makeError(CL_INVALID_ARG_VALUE, "a __local argument takes a NULL arg_value");
-    if (Size == 0)
-      return makeError(CL_INVALID_ARG_SIZE, "a __local argument needs a size > 0");
-    V.LocalSize = Size;
-    break;
-  case ArgKind::GlobalPointer:
-  case ArgKind::ConstantPointer: {
-    if (Size != sizeof(cl_mem))
-      return makeError(CL_INVALID_ARG_SIZE, "a buffer argument takes sizeof(cl_mem)");
-    void *Ptr = nullptr;
-    if (Mem) {
-      if (&Mem->context() != &Prog->context())
-        return makeError(CL_INVALID_MEM_OBJECT, "buffer belongs to another context");
-      V.Mem = Mem;
-      Ptr = Mem->data();
-    }
-    V.Bytes.resize(sizeof(void *));
-    std::memcpy(V.Bytes.data(), &Ptr, sizeof(void *));
-    break;
-  }
-  case ArgKind::ByValue:
-    if (!Value)
-      return makeError(CL_INVALID_ARG_VALUE, "a by-value argument needs arg_value");
-    if (Size != A.Size)
-      return makeError(CL_INVALID_ARG_SIZE, "argument " + std::to_string(Index) + " (" +
-                                                A.TypeName + ") takes " +
-                                                std::to_string(A.Size) + " bytes, not " +
-                                                std::to_string(Size));
-    V.Bytes.assign(static_cast<const unsigned char *>(Value),
-                   static_cast<const unsigned char *>(Value) + Size);
-    break;
-  case ArgKind::Sampler:
-  case ArgKind::Image:
-    return makeError(CL_INVALID_ARG_VALUE, "images and samplers are not supported yet");
-  }
+  if (!argAccepts(Desc.Args[Index].Kind, Value))
+    return makeError(CL_INVALID_ARG_VALUE, "argument " + std::to_string(Index) + " (" +
+                                               Desc.Args[Index].TypeName +
+                                               ") does not take a value of this kind");
   std::lock_guard<std::mutex> Lock(Mutex);
-  Args[Index] = std::move(V);
+  Args[Index] = std::move(Value);
   return {};
-}
-
-bool Kernel::allArgsSet() const {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  for (const ArgValue &V : Args)
-    if (!V.IsSet)
-      return false;
-  return true;
 }
 
 size_t Kernel::layoutLocalArgs(std::vector<std::pair<size_t, size_t>> *Offsets) const {
   size_t Total = Desc.StaticLocalSize;
   for (size_t I = 0; I < Args.size(); ++I) {
-    if (!Args[I].LocalSize)
+    const auto *Local = std::get_if<ArgLocalSize>(&Args[I]);
+    if (!Local)
       continue;
     Total = (Total + LocalMemAlignment - 1) / LocalMemAlignment * LocalMemAlignment;
     if (Offsets)
       Offsets->emplace_back(I, Total);
-    Total += Args[I].LocalSize;
+    Total += Local->Size;
   }
   return Total;
 }
@@ -117,7 +74,14 @@ size_t Kernel::maxWorkGroupSize(const DeviceProperties &P) const {
   return Max;
 }
 
-Kernel::Snapshot Kernel::snapshot() const {
+namespace {
+template <typename... Fs> struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <typename... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
+} // namespace
+
+Result<Kernel::Snapshot> Kernel::snapshot() const {
   Snapshot S;
   auto L = std::make_shared<KernelLaunch>();
   L->Fn = Fn;
@@ -126,16 +90,48 @@ Kernel::Snapshot Kernel::snapshot() const {
   std::lock_guard<std::mutex> Lock(Mutex);
   L->LocalMemSize = layoutLocalArgs(&L->LocalArgs);
   for (size_t I = 0; I < Args.size(); ++I) {
-    const ArgValue &V = Args[I];
-    // Every value 16-byte aligned: vectors are loaded with their alignment.
-    size_t Off = (L->ArgStorage.size() + 15) / 16 * 16;
-    size_t Len = V.LocalSize ? sizeof(void *) : V.Bytes.size();
-    L->ArgStorage.resize(Off + Len);
-    if (!V.LocalSize)
-      std::memcpy(L->ArgStorage.data() + Off, V.Bytes.data(), Len);
-    L->ArgOffsets.push_back(Off);
-    if (V.Mem)
-      S.MemObjects.emplace_back(V.Mem);
+    // What the work-group function reads for the argument (KernelAbi.h):
+    // the bytes of a by-value argument, else one pointer-sized value, each
+    // 16-byte aligned (vectors are loaded with their alignment).
+    auto place = [&](const void *Src, size_t Len) -> Status {
+      size_t Off = (L->ArgStorage.size() + 15) / 16 * 16;
+      L->ArgStorage.resize(Off + Len);
+      if (Src)
+        std::memcpy(L->ArgStorage.data() + Off, Src, Len);
+      L->ArgOffsets.push_back(Off);
+      return {};
+    };
+    auto pointer = [&](const void *P) { return place(&P, sizeof(P)); };
+    // A memory object the application still holds: its memory for the
+    // kernel, a reference for the command.
+    auto memory = [&](const WeakRef<MemObject> &W) -> Status {
+      Ref<MemObject> M = W.lock();
+      if (!M)
+        return makeError(CL_INVALID_KERNEL_ARGS,
+                         "argument " + std::to_string(I) + " of kernel " + Desc.Name +
+                             " names a memory object the application has released");
+      S.MemObjects.push_back(M);
+      return pointer(M->data());
+    };
+    Status Ok = std::visit(
+        Overloaded{
+            [&](const ArgUnset &) -> Status {
+              return makeError(CL_INVALID_KERNEL_ARGS, "argument " + std::to_string(I) +
+                                                           " of kernel " + Desc.Name +
+                                                           " is not set");
+            },
+            [&](const ArgBytes &V) { return place(V.Bytes.data(), V.Bytes.size()); },
+            [&](const ArgBuffer &V) { return V.Mem.named() ? memory(V.Mem) : pointer(nullptr); },
+            [&](const ArgImage &V) { return memory(V.Mem); },
+            [&](const ArgPipe &V) { return memory(V.Mem); },
+            [&](const ArgSampler &V) { return place(&V.Value, sizeof(V.Value)); },
+            [&](const ArgSvmPointer &V) { return pointer(V.Ptr); },
+            // The device stores the address in the arena (LocalArgs).
+            [&](const ArgLocalSize &) { return place(nullptr, sizeof(void *)); },
+        },
+        Args[I]);
+    if (!Ok)
+      return Ok.error();
   }
   S.Launch = std::move(L);
   return S;

@@ -1,10 +1,11 @@
 // Kernel objects: one kernel of a built program plus the argument values
-// the application has set. Arguments are captured by value at enqueue time
-// (snapshot()), so clSetKernelArg after an enqueue does not affect it.
+// the application has set (typed values, KernelArg.h). Arguments are
+// captured by value at enqueue time (snapshot()), so clSetKernelArg after an
+// enqueue does not affect it.
 #pragma once
 
 #include "runtime/DeviceBackend.h"
-#include "runtime/MemObject.h"
+#include "runtime/KernelArg.h"
 #include "runtime/Object.h"
 #include "runtime/Program.h"
 
@@ -26,12 +27,12 @@ public:
   const std::string &name() const { return Desc.Name; }
   cl_uint numArgs() const { return cl_uint(Desc.Args.size()); }
 
-  /// clSetKernelArg. For buffer arguments the API layer has resolved the
-  /// cl_mem in Value to Mem (null for a NULL buffer).
-  Status setArg(cl_uint Index, size_t Size, const void *Value, MemObject *Mem);
-  /// The kind of argument Index (which must be valid).
-  ArgKind argKind(cl_uint Index) const { return Desc.Args[Index].Kind; }
-  bool allArgsSet() const;
+  /// clSetKernelArg and clSetKernelArgSVMPointer, once the API layer has
+  /// decoded and checked the value: CL_INVALID_ARG_INDEX for an index out
+  /// of range, CL_INVALID_ARG_VALUE for a value of the wrong kind.
+  Status setArg(cl_uint Index, KernelArgValue Value);
+  /// The declaration of argument Index (which must be valid).
+  const KernelArgDesc &arg(cl_uint Index) const { return Desc.Args[Index]; }
   /// Bytes of __local memory the kernel uses with its current arguments.
   size_t localMemSize() const;
   /// CL_KERNEL_WORK_GROUP_SIZE on a device with properties P: the device's
@@ -39,13 +40,15 @@ public:
   /// for a kernel that uses sub-groups (each work-group is one sub-group).
   size_t maxWorkGroupSize(const DeviceProperties &P) const;
 
-  /// The launch of the current arguments over an NDRange, plus the memory
-  /// objects it must keep alive.
+  /// The launch of the current arguments (its NDRange still to be set),
+  /// plus the memory objects it must keep alive.
   struct Snapshot {
     std::shared_ptr<KernelLaunch> Launch;
     std::vector<Ref<MemObject>> MemObjects;
   };
-  Snapshot snapshot() const;
+  /// CL_INVALID_KERNEL_ARGS if an argument is not set, or names a memory
+  /// object the application has released.
+  Result<Snapshot> snapshot() const;
 
 protected:
   void lastAppReleased() override;
@@ -56,22 +59,12 @@ private:
   /// Offsets is given, appends (argument index, offset) pairs. Mutex held.
   size_t layoutLocalArgs(std::vector<std::pair<size_t, size_t>> *Offsets) const;
 
-  struct ArgValue {
-    bool IsSet = false;
-    std::vector<unsigned char> Bytes; // by-value bytes, or the data pointer
-    /// Not a reference: a kernel argument does not keep its buffer alive
-    /// (releasing the buffer after clSetKernelArg runs its destructor
-    /// callbacks). An enqueue takes a reference for the command's duration.
-    MemObject *Mem = nullptr;
-    size_t LocalSize = 0;             // for __local arguments
-  };
-
   Ref<Program> Prog;
   KernelDesc Desc;
   std::shared_ptr<Executable> Exe;
   WorkGroupFn Fn;
   mutable std::mutex Mutex;
-  std::vector<ArgValue> Args;
+  std::vector<KernelArgValue> Args;
 };
 
 } // namespace weft::rt

@@ -5,15 +5,18 @@
 
 namespace weft::rt {
 
-KernelCommand::KernelCommand(CommandQueue &Q, cl_command_type Type, Kernel &K, Kernel::Snapshot S)
-    : Command(Q, Type), Kern(&K), Snap(std::move(S)) {}
+KernelCommand::KernelCommand(CommandQueue &Q, Kernel &K, Kernel::Snapshot S, const NDRange &Range)
+    : Command(Q, CL_COMMAND_NDRANGE_KERNEL), Kern(&K), Snap(std::move(S)), Empty(Range.empty()) {
+  KernelLaunch &L = *Snap.Launch;
+  L.WorkDim = Range.WorkDim;
+  L.GlobalSize = Range.Global;
+  L.GlobalOffset = Range.Offset;
+  L.LocalSize = Range.Local;
+}
 
 void KernelCommand::execute() {
   auto Self = std::static_pointer_cast<KernelCommand>(shared_from_this());
-  uint64_t Items = 1;
-  for (uint64_t G : Snap.Launch->GlobalSize)
-    Items *= G;
-  if (Items == 0) { // OpenCL 2.1+: a zero-sized NDRange does nothing.
+  if (Empty) { // OpenCL 2.1+: a zero-sized NDRange does nothing.
     event().advance(Event::Stage::Running);
     finish(CL_COMPLETE);
     return;

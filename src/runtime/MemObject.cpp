@@ -1,4 +1,5 @@
-// Buffers and sub-buffers over host memory.
+// What every memory object shares: its memory, mappings, destructor
+// callbacks and the anchor of the weak references kernel arguments hold.
 #include "runtime/MemObject.h"
 
 #include <algorithm>
@@ -7,43 +8,41 @@
 
 namespace weft::rt {
 
-MemObject::MemObject(Context &C, cl_mem_flags F, size_t S) : Ctx(&C), Flags(F), Size(S) {}
+MemObject::MemObject(Context &C, cl_mem_flags F, size_t S, std::vector<cl_mem_properties> P)
+    : Ctx(&C), Flags(F), Size(S), Properties(std::move(P)),
+      Anchor(std::make_shared<WeakAnchor>(this)) {}
 
-Result<Ref<MemObject>> MemObject::createBuffer(Context &Ctx, cl_mem_flags Flags, size_t Size,
-                                               void *HostPtr,
-                                               std::vector<cl_mem_properties> Properties) {
-  auto M = Ref<MemObject>::adopt(new MemObject(Ctx, Flags, Size));
-  M->Properties = std::move(Properties);
+Status MemObject::allocate(void *Host, size_t Bytes) {
   if (Flags & CL_MEM_USE_HOST_PTR) {
-    M->HostPtr = HostPtr;
-    M->Data = static_cast<char *>(HostPtr);
-    return M;
+    HostPtr = Host;
+    Data = static_cast<char *>(Host);
+    return {};
   }
-  size_t Rounded = (Size + BufferAlignment - 1) / BufferAlignment * BufferAlignment;
-  M->Data = static_cast<char *>(std::aligned_alloc(BufferAlignment, Rounded));
-  if (!M->Data)
+  size_t Rounded = (Bytes + BufferAlignment - 1) / BufferAlignment * BufferAlignment;
+  Data = static_cast<char *>(std::aligned_alloc(BufferAlignment, Rounded));
+  if (!Data)
     return makeError(CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                     "cannot allocate " + std::to_string(Size) + " bytes");
-  M->OwnsData = true;
+                     "cannot allocate " + std::to_string(Bytes) + " bytes");
+  OwnsData = true;
   if (Flags & CL_MEM_COPY_HOST_PTR) {
-    M->HostPtr = HostPtr;
-    std::memcpy(M->Data, HostPtr, Size);
+    HostPtr = Host;
+    std::memcpy(Data, Host, Size);
   }
-  return M;
+  return {};
 }
 
-Ref<MemObject> MemObject::createSubBuffer(MemObject &Parent, cl_mem_flags Flags, size_t Origin,
-                                          size_t Size) {
-  auto M = Ref<MemObject>::adopt(new MemObject(Parent.context(), Flags, Size));
-  M->Parent = Ref<MemObject>(&Parent);
-  M->Offset = Origin;
-  M->Data = Parent.Data + Origin;
-  if (Parent.Flags & CL_MEM_USE_HOST_PTR)
-    M->HostPtr = static_cast<char *>(Parent.HostPtr) + Origin;
-  return M;
+void MemObject::viewOf(MemObject &Of, size_t Origin) {
+  Associated = Ref<MemObject>(&Of);
+  Offset = Origin;
+  Data = Of.Data + Origin;
+  if (Of.Flags & CL_MEM_USE_HOST_PTR)
+    HostPtr = static_cast<char *>(Of.HostPtr) + Origin;
 }
+
+void MemObject::lastAppReleased() { Anchor->detach(); }
 
 MemObject::~MemObject() {
+  Anchor->detach(); // an object the application never held
   // The specification: in reverse order of registration, before the memory goes.
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend(); ++It)
     It->first(handle(), It->second);

@@ -1,7 +1,16 @@
-// Memory objects. For now buffers and sub-buffers: host memory, aligned for
-// the widest vector type, or the application's own memory with
-// CL_MEM_USE_HOST_PTR. Mapping is zero-copy: a map returns a pointer into
-// the buffer itself.
+// The memory-object family: what every cl_mem has in common. Buffer
+// (Buffer.h) derives from it today; Image and Pipe derive from it as they
+// arrive, each adding its own geometry and reporting its own
+// CL_MEM_OBJECT_* type.
+//
+// Every memory object is host memory: its own allocation (aligned for the
+// widest vector type), or the application's with CL_MEM_USE_HOST_PTR, or
+// a view into another object's (a sub-buffer, later an image made from a
+// buffer). Mapping is zero-copy: a map returns a pointer into the object.
+//
+// Kernel arguments name a memory object weakly (weak()): the application's
+// last clReleaseMemObject detaches them, so an enqueue after it fails with
+// CL_INVALID_KERNEL_ARGS instead of touching freed memory.
 #pragma once
 
 #include "runtime/Context.h"
@@ -16,25 +25,29 @@ namespace weft::rt {
 class MemObject : public Object<_cl_mem, HandleKind::Mem> {
 public:
   using DestructorFn = void(CL_CALLBACK *)(cl_mem, void *);
-
-  /// A buffer of Size bytes. Flags are already validated by the caller.
-  static Result<Ref<MemObject>> createBuffer(Context &Ctx, cl_mem_flags Flags, size_t Size,
-                                             void *HostPtr,
-                                             std::vector<cl_mem_properties> Properties);
-  /// A sub-buffer [Origin, Origin + Size) of Parent.
-  static Ref<MemObject> createSubBuffer(MemObject &Parent, cl_mem_flags Flags, size_t Origin,
-                                        size_t Size);
   ~MemObject() override;
 
+  /// CL_MEM_TYPE: what kind of memory object this is.
+  virtual cl_mem_object_type type() const = 0;
+  /// This object as a T (Buffer, later Image or Pipe), or null if it is
+  /// another kind: how a command or clSetKernelArg asks for the kind it
+  /// accepts.
+  template <typename T> T *as() { return T::isType(type()) ? static_cast<T *>(this) : nullptr; }
+
   Context &context() const { return *Ctx; }
-  cl_mem_object_type type() const { return CL_MEM_OBJECT_BUFFER; }
   cl_mem_flags flags() const { return Flags; }
   size_t size() const { return Size; }
+  /// The application's host pointer (CL_MEM_USE_HOST_PTR or COPY_HOST_PTR).
   void *hostPtr() const { return HostPtr; }
   char *data() const { return Data; }
-  MemObject *parent() const { return Parent.get(); }
+  /// CL_MEM_ASSOCIATED_MEMOBJECT and CL_MEM_OFFSET: the object this one is
+  /// a view of (a sub-buffer's buffer), and where in it this one starts.
+  MemObject *associated() const { return Associated.get(); }
   size_t offset() const { return Offset; }
   const std::vector<cl_mem_properties> &properties() const { return Properties; }
+
+  /// A reference that does not keep the object alive (see Object.h).
+  WeakRef<MemObject> weak() const { return WeakRef<MemObject>(Anchor); }
 
   cl_uint mapCount() const;
   /// Records a live mapping at Ptr (several may share one address).
@@ -46,24 +59,34 @@ public:
   /// Whether [Off, Off + Len) lies inside the object.
   bool contains(size_t Off, size_t Len) const { return Off <= Size && Len <= Size - Off; }
 
-private:
-  MemObject(Context &Ctx, cl_mem_flags Flags, size_t Size);
+protected:
+  MemObject(Context &Ctx, cl_mem_flags Flags, size_t Size,
+            std::vector<cl_mem_properties> Properties);
+  /// Gives the object its memory as Flags say: the host pointer itself
+  /// (CL_MEM_USE_HOST_PTR), or an allocation of Bytes (at least size()),
+  /// filled from HostPtr with CL_MEM_COPY_HOST_PTR.
+  Status allocate(void *HostPtr, size_t Bytes);
+  /// Makes the object a view of [Origin, Origin + size()) of Of.
+  void viewOf(MemObject &Of, size_t Origin);
+  void lastAppReleased() override;
 
+private:
   Ref<Context> Ctx;
   cl_mem_flags Flags;
   size_t Size;
   void *HostPtr = nullptr;
   char *Data = nullptr;
   bool OwnsData = false;
-  Ref<MemObject> Parent;
+  Ref<MemObject> Associated;
   size_t Offset = 0;
   std::vector<cl_mem_properties> Properties;
+  std::shared_ptr<WeakAnchor> Anchor;
   mutable std::mutex Mutex;
   std::vector<void *> Mappings;
   std::vector<std::pair<DestructorFn, void *>> DestructorCallbacks;
 };
 
-/// The alignment of every buffer we allocate (the widest vector, 16 x double).
+/// The alignment of every allocation we make (the widest vector, 16 x double).
 constexpr size_t BufferAlignment = 128;
 
 } // namespace weft::rt

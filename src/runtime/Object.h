@@ -10,12 +10,19 @@
 // reported by CL_*_REFERENCE_COUNT) and internal references held by Ref<T>
 // (a command in flight holds its queue, kernel and buffers). The object is
 // deleted when the sum reaches zero.
+//
+// A WeakRef<T> names an object without keeping it: a kernel argument names
+// its buffer that way (releasing the buffer after clSetKernelArg runs its
+// destructor callbacks), and turns it into a Ref<T> at enqueue time only
+// while the application still holds the object.
 #pragma once
 
 #include <CL/cl_icd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <utility>
 
 namespace weft::rt {
@@ -113,6 +120,30 @@ public:
   HandleT *handle() { return this; }
 };
 
+/// What weak references to one object share: the object while the
+/// application holds it, null from its last clRelease on. lock() and
+/// detach() exclude each other, and detach() runs before the application's
+/// reference is dropped, so an object lock() returns is alive.
+class WeakAnchor {
+public:
+  explicit WeakAnchor(RefCounted *Obj) : Obj(Obj) {}
+  /// The object with one internal reference added, or null once detached.
+  RefCounted *lock() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Obj)
+      Obj->addRef();
+    return Obj;
+  }
+  void detach() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Obj = nullptr;
+  }
+
+private:
+  std::mutex Mutex;
+  RefCounted *Obj;
+};
+
 /// An internal strong reference.
 template <typename T> class Ref {
 public:
@@ -147,6 +178,26 @@ public:
 
 private:
   T *Ptr = nullptr;
+};
+
+/// A reference that does not keep its object alive (see WeakAnchor). An
+/// object that hands out weak references owns an anchor and detaches it in
+/// lastAppReleased() and in its destructor.
+template <typename T> class WeakRef {
+public:
+  WeakRef() = default;
+  explicit WeakRef(std::shared_ptr<WeakAnchor> A) : Anchor(std::move(A)) {}
+  /// Whether this names an object (live or not); false for a NULL argument.
+  bool named() const { return Anchor != nullptr; }
+  /// The object while the application holds it, else null.
+  Ref<T> lock() const {
+    RefCounted *Obj = Anchor ? Anchor->lock() : nullptr;
+    return Ref<T>::adopt(static_cast<T *>(Obj));
+  }
+  bool operator==(const WeakRef &O) const { return Anchor == O.Anchor; }
+
+private:
+  std::shared_ptr<WeakAnchor> Anchor;
 };
 
 } // namespace weft::rt

@@ -339,6 +339,75 @@ TEST_F(Kernels, KernelHandleErrors) {
             CL_INVALID_OPERATION);
 }
 
+// Regression: a buffer released after clSetKernelArg and before the
+// enqueue was used after it was freed (the kernel wrote into freed memory).
+// The argument names the buffer weakly: its destructor callback runs at the
+// release, and the enqueue fails with CL_INVALID_KERNEL_ARGS until the
+// argument is set again.
+TEST_F(Kernels, BufferReleasedAfterSetArgFailsTheEnqueue) {
+  cl_kernel K = make("add_const");
+  const size_t N = 8;
+  cl_int Err;
+  cl_mem Gone = clCreateBuffer(Context, CL_MEM_READ_WRITE, N * sizeof(int), nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  int Destroyed = 0;
+  ASSERT_EQ(clSetMemObjectDestructorCallback(
+                Gone, [](cl_mem, void *D) { ++*static_cast<int *>(D); }, &Destroyed),
+            CL_SUCCESS);
+  int Five = 5;
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Gone), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof(int), &Five), CL_SUCCESS);
+  cl_kernel Clone = clCloneKernel(K, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedKernels.push_back(Clone);
+  ASSERT_EQ(clReleaseMemObject(Gone), CL_SUCCESS);
+  EXPECT_EQ(Destroyed, 1) << "a kernel argument must not keep its buffer alive";
+  EXPECT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0, nullptr, nullptr),
+            CL_INVALID_KERNEL_ARGS);
+  EXPECT_EQ(clEnqueueNDRangeKernel(Queue, Clone, 1, nullptr, &N, nullptr, 0, nullptr, nullptr),
+            CL_INVALID_KERNEL_ARGS);
+  // Allocations that may reuse the freed memory, then a new argument.
+  cl_mem Fresh = buffer(N * sizeof(int));
+  int Zero = 0;
+  ASSERT_EQ(clEnqueueFillBuffer(Queue, Fresh, &Zero, 4, 0, N * 4, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Fresh), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(read<int>(Fresh, N), std::vector<int>(N, 5));
+}
+
+// A buffer released while a command that uses it is in flight lives until
+// the command is done; its destructor callback runs after that.
+TEST_F(Kernels, BufferReleasedAfterTheEnqueueLivesUntilTheCommandIsDone) {
+  cl_kernel K = make("add_const");
+  const size_t N = 1024;
+  cl_int Err;
+  cl_event Gate = clCreateUserEvent(Context, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  cl_mem M = clCreateBuffer(Context, CL_MEM_READ_WRITE, N * sizeof(int), nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  int Destroyed = 0;
+  ASSERT_EQ(clSetMemObjectDestructorCallback(
+                M, [](cl_mem, void *D) { ++*static_cast<int *>(D); }, &Destroyed),
+            CL_SUCCESS);
+  int Zero = 0, Three = 3;
+  std::vector<int> Out(N, -1);
+  ASSERT_EQ(clEnqueueFillBuffer(Queue, M, &Zero, 4, 0, N * 4, 1, &Gate, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &M), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof(int), &Three), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(Queue, M, CL_FALSE, 0, N * 4, Out.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clReleaseMemObject(M), CL_SUCCESS);
+  EXPECT_EQ(Destroyed, 0) << "commands in flight still use the buffer";
+  ASSERT_EQ(clSetUserEventStatus(Gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(clFinish(Queue), CL_SUCCESS);
+  EXPECT_EQ(Out, std::vector<int>(N, 3));
+  EXPECT_EQ(clReleaseEvent(Gate), CL_SUCCESS);
+}
+
 TEST_F(Kernels, CloneKeepsArguments) {
   cl_kernel K = make("add_const");
   const size_t N = 8;

@@ -13,6 +13,7 @@
 #include "runtime/Device.h"
 #include "runtime/Event.h"
 #include "runtime/Kernel.h"
+#include "runtime/Buffer.h"
 #include "runtime/MemObject.h"
 #include "runtime/Platform.h"
 #include "runtime/Program.h"

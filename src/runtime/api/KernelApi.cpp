@@ -152,6 +152,67 @@ Result<InfoValue> argInfo(Kernel &K, cl_uint Index, cl_kernel_arg_info Param) {
   }
 }
 
+/// The memory object a cl_mem argument value names, as kind T, or null for
+/// a NULL handle. WrongKind is the error for a memory object of another kind.
+template <typename T>
+Result<T *> memArg(const Kernel &K, size_t Size, const void *Value, cl_int WrongKind,
+                   const char *Kind) {
+  WEFT_CHECK(Size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+             std::string("a ") + Kind + " argument takes sizeof(cl_mem)");
+  cl_mem Handle = Value ? *static_cast<const cl_mem *>(Value) : nullptr;
+  if (!Handle)
+    return nullptr;
+  MemObject *Mem = fromHandle<MemObject>(Handle);
+  WEFT_CHECK(!Mem, CL_INVALID_MEM_OBJECT, "arg_value is not a valid memory object");
+  T *Typed = Mem->as<T>();
+  WEFT_CHECK(!Typed, WrongKind, std::string("arg_value is not a ") + Kind);
+  WEFT_CHECK(&Mem->context() != &K.program().context(), CL_INVALID_MEM_OBJECT,
+             "the memory object belongs to another context");
+  return Typed;
+}
+
+/// clSetKernelArg's (arg_size, arg_value) as the typed value argument A
+/// takes, with the error the specification names for each way it can be
+/// wrong.
+Result<KernelArgValue> decodeArg(const Kernel &K, const KernelArgDesc &A, size_t Size,
+                                 const void *Value) {
+  switch (A.Kind) {
+  case ArgKind::LocalPointer:
+    WEFT_CHECK(Value, CL_INVALID_ARG_VALUE, "a __local argument takes a NULL arg_value");
+    WEFT_CHECK(Size == 0, CL_INVALID_ARG_SIZE, "a __local argument needs a size > 0");
+    return KernelArgValue(ArgLocalSize{Size});
+  case ArgKind::GlobalPointer:
+  case ArgKind::ConstantPointer: {
+    // "If the argument is a buffer object, the arg_value pointer can be NULL
+    // or point to a NULL value": a NULL pointer argument.
+    WEFT_TRY(B, memArg<Buffer>(K, Size, Value, CL_INVALID_MEM_OBJECT, "buffer"));
+    return KernelArgValue(ArgBuffer{B ? B->weak() : WeakRef<MemObject>()});
+  }
+  case ArgKind::ByValue:
+    WEFT_CHECK(!Value, CL_INVALID_ARG_VALUE, "a by-value argument needs arg_value");
+    WEFT_CHECK(Size != A.Size, CL_INVALID_ARG_SIZE,
+               "the argument (" + A.TypeName + ") takes " + std::to_string(A.Size) +
+                   " bytes, not " + std::to_string(Size));
+    return KernelArgValue(ArgBytes{std::vector<unsigned char>(
+        static_cast<const unsigned char *>(Value), static_cast<const unsigned char *>(Value) + Size)});
+  case ArgKind::Image:
+  case ArgKind::Pipe:
+    // No image or pipe object exists while the device reports neither
+    // (Capabilities.h), so every handle is of the wrong kind.
+    WEFT_CHECK(Size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+               "an image or pipe argument takes sizeof(cl_mem)");
+    WEFT_CHECK(!Value, CL_INVALID_ARG_VALUE, "an image or pipe argument needs arg_value");
+    return makeError(CL_INVALID_MEM_OBJECT, A.Kind == ArgKind::Image
+                                                ? "arg_value is not an image object"
+                                                : "arg_value is not a pipe object");
+  case ArgKind::Sampler:
+    WEFT_CHECK(Size != sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
+               "a sampler argument takes sizeof(cl_sampler)");
+    return makeError(CL_INVALID_SAMPLER, "arg_value is not a sampler object");
+  }
+  return makeError(CL_INVALID_ARG_VALUE, "unknown argument kind");
+}
+
 } // namespace
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program P, const char *Name, cl_int *ErrcodeRet) {
@@ -226,17 +287,8 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index, size_t Size, const
   return entry([&]() -> Status {
     WEFT_TRY(Kern, get<Kernel>(K));
     WEFT_CHECK(Index >= Kern->numArgs(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
-    MemObject *Mem = nullptr;
-    ArgKind Kind = Kern->argKind(Index);
-    if ((Kind == ArgKind::GlobalPointer || Kind == ArgKind::ConstantPointer) && Value &&
-        Size == sizeof(cl_mem)) {
-      cl_mem Handle = *static_cast<const cl_mem *>(Value);
-      if (Handle) {
-        Mem = fromHandle<MemObject>(Handle);
-        WEFT_CHECK(!Mem, CL_INVALID_MEM_OBJECT, "arg_value is not a valid memory object");
-      }
-    }
-    return Kern->setArg(Index, Size, Value, Mem);
+    WEFT_TRY(V, decodeArg(*Kern, Kern->arg(Index), Size, Value));
+    return Kern->setArg(Index, std::move(V));
   });
 }
 

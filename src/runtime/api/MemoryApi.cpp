@@ -50,7 +50,7 @@ Result<cl_mem> createBuffer(cl_context C, const cl_mem_properties *Properties,
              "host_ptr is NULL with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");
   WEFT_CHECK(!NeedsPtr && HostPtr, CL_INVALID_HOST_PTR,
              "host_ptr given without CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");
-  WEFT_TRY(Buf, MemObject::createBuffer(*Ctx, Flags, Size, HostPtr, std::move(Props)));
+  WEFT_TRY(Buf, Buffer::create(*Ctx, Flags, Size, HostPtr, std::move(Props)));
   return static_cast<cl_mem>(Buf.release());
 }
 
@@ -71,7 +71,7 @@ Result<InfoValue> memInfo(MemObject &M, cl_mem_info Param) {
   case CL_MEM_CONTEXT:
     return InfoValue(static_cast<cl_context>(&M.context()));
   case CL_MEM_ASSOCIATED_MEMOBJECT:
-    return InfoValue(static_cast<cl_mem>(M.parent()));
+    return InfoValue(static_cast<cl_mem>(M.associated()));
   case CL_MEM_OFFSET:
     return InfoValue(M.offset());
   case CL_MEM_USES_SVM_POINTER:
@@ -102,7 +102,9 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem Buffer, cl_mem_flags Flags,
                                      cl_buffer_create_type Type, const void *Info,
                                      cl_int *ErrcodeRet) {
   return create<cl_mem>(ErrcodeRet, [&]() -> Result<cl_mem> {
-    WEFT_TRY(Parent, get<MemObject>(Buffer));
+    WEFT_TRY(Mem, get<MemObject>(Buffer));
+    rt::Buffer *Parent = Mem->as<rt::Buffer>();
+    WEFT_CHECK(!Parent, CL_INVALID_MEM_OBJECT, "buffer is not a buffer object");
     WEFT_CHECK(Parent->parent(), CL_INVALID_MEM_OBJECT, "buffer is itself a sub-buffer");
     WEFT_CHECK(Flags & HostPtrFlags, CL_INVALID_VALUE,
                "host-pointer flags are not allowed on a sub-buffer");
@@ -137,7 +139,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem Buffer, cl_mem_flags Flags,
       Flags |= PF & HostAccessFlags;
     Flags |= PF & HostPtrFlags;
     return static_cast<cl_mem>(
-        MemObject::createSubBuffer(*Parent, Flags, Region->origin, Region->size).release());
+        rt::Buffer::createSub(*Parent, Flags, Region->origin, Region->size).release());
   });
 }
 

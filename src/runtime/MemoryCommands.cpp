@@ -1,0 +1,64 @@
+// The work of the memory commands: copies between host memory and memory
+// objects, fills, and the application's native kernels.
+#include "runtime/MemoryCommands.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace weft::rt {
+
+cl_int ReadBufferCommand::run() {
+  std::memcpy(Host, Buf->data() + Offset, Size);
+  return CL_COMPLETE;
+}
+
+cl_int WriteBufferCommand::run() {
+  std::memcpy(Buf->data() + Offset, Host, Size);
+  return CL_COMPLETE;
+}
+
+cl_int CopyBufferCommand::run() {
+  std::memcpy(Dst->data() + DstOffset, Src->data() + SrcOffset, Size);
+  return CL_COMPLETE;
+}
+
+cl_int FillBufferCommand::run() {
+  fillPattern(Buf->data() + Offset, Size, Pattern.data(), Pattern.size());
+  return CL_COMPLETE;
+}
+
+cl_int BufferRectTransferCommand::run() {
+  if (Dir == Direction::ToHost)
+    copyRect(Host, InHost, Buf->data(), InBuffer, Region);
+  else
+    copyRect(Buf->data(), InBuffer, Host, InHost, Region);
+  return CL_COMPLETE;
+}
+
+cl_int CopyBufferRectCommand::run() {
+  copyRect(Dst->data(), InDst, Src->data(), InSrc, Region);
+  return CL_COMPLETE;
+}
+
+cl_int NativeKernelCommand::run() {
+  Fn(Block.empty() ? nullptr : Block.data());
+  return CL_COMPLETE;
+}
+
+// A pattern of one repeated byte is a memset; any other is copied from a
+// block of whole patterns, so the copies are long ones, not one call per
+// pattern.
+void fillPattern(char *Dst, size_t Size, const char *Pattern, size_t PatternSize) {
+  if (std::all_of(Pattern, Pattern + PatternSize, [&](char C) { return C == Pattern[0]; })) {
+    std::memset(Dst, Pattern[0], Size);
+    return;
+  }
+  alignas(64) char Block[4096];
+  static_assert(sizeof(Block) % 128 == 0, "the block holds whole patterns of every size");
+  for (size_t I = 0; I < sizeof(Block); I += PatternSize)
+    std::memcpy(Block + I, Pattern, PatternSize);
+  for (size_t Done = 0; Done < Size; Done += sizeof(Block))
+    std::memcpy(Dst + Done, Block, std::min(sizeof(Block), Size - Done));
+}
+
+} // namespace weft::rt

@@ -1,0 +1,164 @@
+// The memory commands: one named class per clEnqueue* on buffers and memory
+// objects, beside KernelCommand. Each holds references to the memory
+// objects it touches and runs as one task on the device's pool. The API
+// layer has checked every argument before one is made.
+//
+// Host and device share memory, so a map is zero-copy (the mapped pointer
+// is the object's own memory) and a migration moves nothing: those commands
+// order, signal and keep their objects alive, and do no work.
+#pragma once
+
+#include "runtime/Buffer.h"
+#include "runtime/BufferRect.h"
+#include "runtime/Command.h"
+
+#include <vector>
+
+namespace weft::rt {
+
+/// clEnqueueReadBuffer: Size bytes at Offset of the buffer to Host.
+class ReadBufferCommand final : public PoolCommand {
+public:
+  ReadBufferCommand(CommandQueue &Q, Buffer &B, size_t Offset, size_t Size, void *Host)
+      : PoolCommand(Q, CL_COMMAND_READ_BUFFER), Buf(&B), Offset(Offset), Size(Size), Host(Host) {}
+
+protected:
+  cl_int run() override;
+
+private:
+  Ref<Buffer> Buf;
+  size_t Offset, Size;
+  void *Host;
+};
+
+/// clEnqueueWriteBuffer: Size bytes from Host to Offset of the buffer.
+class WriteBufferCommand final : public PoolCommand {
+public:
+  WriteBufferCommand(CommandQueue &Q, Buffer &B, size_t Offset, size_t Size, const void *Host)
+      : PoolCommand(Q, CL_COMMAND_WRITE_BUFFER), Buf(&B), Offset(Offset), Size(Size), Host(Host) {}
+
+protected:
+  cl_int run() override;
+
+private:
+  Ref<Buffer> Buf;
+  size_t Offset, Size;
+  const void *Host;
+};
+
+/// clEnqueueCopyBuffer (the regions do not overlap).
+class CopyBufferCommand final : public PoolCommand {
+public:
+  CopyBufferCommand(CommandQueue &Q, Buffer &Src, Buffer &Dst, size_t SrcOffset, size_t DstOffset,
+                    size_t Size)
+      : PoolCommand(Q, CL_COMMAND_COPY_BUFFER), Src(&Src), Dst(&Dst), SrcOffset(SrcOffset),
+        DstOffset(DstOffset), Size(Size) {}
+
+protected:
+  cl_int run() override;
+
+private:
+  Ref<Buffer> Src, Dst;
+  size_t SrcOffset, DstOffset, Size;
+};
+
+/// clEnqueueFillBuffer: Size bytes at Offset, a whole number of patterns.
+class FillBufferCommand final : public PoolCommand {
+public:
+  FillBufferCommand(CommandQueue &Q, Buffer &B, std::vector<char> Pattern, size_t Offset,
+                    size_t Size)
+      : PoolCommand(Q, CL_COMMAND_FILL_BUFFER), Buf(&B), Pattern(std::move(Pattern)),
+        Offset(Offset), Size(Size) {}
+
+protected:
+  cl_int run() override;
+
+private:
+  Ref<Buffer> Buf;
+  std::vector<char> Pattern;
+  size_t Offset, Size;
+};
+
+/// clEnqueueReadBufferRect and clEnqueueWriteBufferRect: Region between the
+/// buffer's rectangle and the host memory's.
+class BufferRectTransferCommand final : public PoolCommand {
+public:
+  enum class Direction { ToHost, FromHost };
+  BufferRectTransferCommand(CommandQueue &Q, Direction Dir, Buffer &B, const BufferRect &InBuffer,
+                            void *Host, const BufferRect &InHost, const Region3 &Region)
+      : PoolCommand(Q, Dir == Direction::ToHost ? CL_COMMAND_READ_BUFFER_RECT
+                                                : CL_COMMAND_WRITE_BUFFER_RECT),
+        Dir(Dir), Buf(&B), InBuffer(InBuffer), Host(static_cast<char *>(Host)), InHost(InHost),
+        Region(Region) {}
+
+protected:
+  cl_int run() override;
+
+private:
+  Direction Dir;
+  Ref<Buffer> Buf;
+  BufferRect InBuffer;
+  char *Host;
+  BufferRect InHost;
+  Region3 Region;
+};
+
+/// clEnqueueCopyBufferRect (the rectangles do not overlap).
+class CopyBufferRectCommand final : public PoolCommand {
+public:
+  CopyBufferRectCommand(CommandQueue &Q, Buffer &Src, const BufferRect &InSrc, Buffer &Dst,
+                        const BufferRect &InDst, const Region3 &Region)
+      : PoolCommand(Q, CL_COMMAND_COPY_BUFFER_RECT), Src(&Src), InSrc(InSrc), Dst(&Dst),
+        InDst(InDst), Region(Region) {}
+
+protected:
+  cl_int run() override;
+
+private:
+  Ref<Buffer> Src;
+  BufferRect InSrc;
+  Ref<Buffer> Dst;
+  BufferRect InDst;
+  Region3 Region;
+};
+
+/// clEnqueueMapBuffer, clEnqueueUnmapMemObject and
+/// clEnqueueMigrateMemObjects: zero-copy, so no work; the command orders,
+/// signals and keeps its memory objects alive until it is done.
+class MemoryFenceCommand final : public PoolCommand {
+public:
+  MemoryFenceCommand(CommandQueue &Q, cl_command_type Type, std::vector<Ref<MemObject>> Objects)
+      : PoolCommand(Q, Type), Objects(std::move(Objects)) {}
+
+protected:
+  cl_int run() override { return CL_COMPLETE; }
+
+private:
+  std::vector<Ref<MemObject>> Objects;
+};
+
+/// clEnqueueNativeKernel: the application's function on a copy of its
+/// argument block, in which each memory object's handle has been replaced
+/// by a pointer to the object's memory.
+class NativeKernelCommand final : public PoolCommand {
+public:
+  using NativeFn = void(CL_CALLBACK *)(void *);
+  NativeKernelCommand(CommandQueue &Q, NativeFn Fn, std::vector<char> Block,
+                      std::vector<Ref<MemObject>> Objects)
+      : PoolCommand(Q, CL_COMMAND_NATIVE_KERNEL), Fn(Fn), Block(std::move(Block)),
+        Objects(std::move(Objects)) {}
+
+protected:
+  cl_int run() override;
+
+private:
+  NativeFn Fn;
+  std::vector<char> Block;
+  std::vector<Ref<MemObject>> Objects;
+};
+
+/// Fills Size bytes at Dst with a pattern of PatternSize bytes (a power of
+/// two up to 128; Size is a multiple of it).
+void fillPattern(char *Dst, size_t Size, const char *Pattern, size_t PatternSize);
+
+} // namespace weft::rt
