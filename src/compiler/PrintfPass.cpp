@@ -1,6 +1,6 @@
 // PrintfPass: OpenCL C's printf formats nothing in the kernel. Each call
 // hands the format and the values of its variadic arguments to the device's
-// printf entry (runtime/KernelAbi.h: WorkGroupContext::Printf), which
+// printf service (runtime/KernelAbi.h: RuntimeServices::Printf), which
 // formats them at once into the output of the work-item's worker; the
 // device writes that output out by the time the kernel's event completes.
 //
@@ -13,14 +13,16 @@
 //      element count; 1 for a scalar). The formatter converts the value to
 //      what the conversion asks for, so Clang's promotions (float to double,
 //      char to int) and SPIR-V's lack of them both format right.
-//   3. Replace the call by Ctx->Printf(Ctx->PrintfSink, format, args, n).
+//   3. Replace the call by Ctx->Services->Printf(Ctx->PrintfSink, format,
+//      args, n).
 // The function gets the attribute weft-printf, which the work-group function
 // inherits and KernelPipeline turns into KernelDesc::UsesPrintf.
 //
 // Before:  %r = call i32 (ptr addrspace(2), ...) @printf(ptr addrspace(2) @fmt, double %x)
 // After:   store double %x, ptr %slot0
 //          store i64 <float, 8 bytes, 1>, ptr %args ; store ptr %slot0, (gep %args, 0, 1)
-//          %fn = load ptr, (gep %ctx, 200); %sink = load ptr, (gep %ctx, 208)
+//          %svc = load ptr, (gep %ctx, 200); %fn = load ptr, (gep %svc, 0)
+//          %sink = load ptr, (gep %ctx, 208)
 //          %r = call i32 %fn(ptr %sink, ptr addrspacecast @fmt, ptr %args, i32 1)
 // Limits: the call blocks vectorization of its work-item loop (printf is a
 // debugging aid, not a fast path).
@@ -75,7 +77,10 @@ void lowerCall(Function &F, CallInst &Call) {
     B.CreateStore(Slot, B.CreateStructGEP(ArgTy, Desc, 1));
   }
   Value *Ctx = wi::extraArg(F, wi::Ctx);
-  Value *Fn = B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::Printf));
+  Value *Services =
+      B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::Services));
+  Value *Fn =
+      B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Services, svc::Printf));
   Value *Sink = B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::PrintfSink));
   Value *Format = B.CreatePointerBitCastOrAddrSpaceCast(Call.getArgOperand(0), Ptr);
   FunctionType *FnTy = FunctionType::get(B.getInt32Ty(), {Ptr, Ptr, Ptr, B.getInt32Ty()}, false);

@@ -1,6 +1,6 @@
-// Byte offsets of the WorkGroupContext fields (runtime/KernelAbi.h) as the
-// compiler's IR addresses them. Taken from the struct itself with offsetof so
-// the two cannot drift apart.
+// Byte offsets of the WorkGroupContext and RuntimeServices fields
+// (runtime/KernelAbi.h) as the compiler's IR addresses them. Taken from the
+// structs themselves with offsetof so the two cannot drift apart.
 #pragma once
 
 #include "runtime/KernelAbi.h"
@@ -25,7 +25,15 @@ constexpr uint64_t LocalMemSize = offsetof(WorkGroupContext, LocalMemSize);
 constexpr uint64_t PrivateMemSize = offsetof(WorkGroupContext, PrivateMemSize);
 constexpr uint64_t StackTop = offsetof(WorkGroupContext, StackTop);
 constexpr uint64_t CollectiveScratch = offsetof(WorkGroupContext, CollectiveScratch);
-constexpr uint64_t Printf = offsetof(WorkGroupContext, Printf);
+constexpr uint64_t Services = offsetof(WorkGroupContext, Services);
 constexpr uint64_t PrintfSink = offsetof(WorkGroupContext, PrintfSink);
 
 } // namespace weft::compiler::ctx
+
+namespace weft::compiler::svc {
+
+using weft::rt::RuntimeServices;
+
+constexpr uint64_t Printf = offsetof(RuntimeServices, Printf);
+
+} // namespace weft::compiler::svc

@@ -26,7 +26,27 @@ void Command::finish(cl_int Status) {
     return;
   }
   Ev->advance(Event::Stage::Ended);
-  Ev->advance(Event::Stage::Complete);
+  settle();
+}
+
+void Command::addChild() { Outstanding.fetch_add(1, std::memory_order_relaxed); }
+
+void Command::childDone(cl_int Status) {
+  if (Status < 0) {
+    cl_int None = CL_SUCCESS;
+    ChildError.compare_exchange_strong(None, Status);
+  }
+  settle();
+}
+
+void Command::settle() {
+  if (Outstanding.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
+  // A command that failed itself is terminal already; fail() then does nothing.
+  if (cl_int Error = ChildError.load(); Error < 0)
+    Ev->fail(Error);
+  else
+    Ev->advance(Event::Stage::Complete);
 }
 
 void Command::runOnPool(std::function<cl_int()> Body) {

@@ -5,10 +5,16 @@
 // Subclasses implement execute(): called once, when the command is Ready,
 // on whatever thread made it Ready. It must eventually call finish()
 // exactly once, from any thread. Long work goes to the device's pool.
+//
+// Ended is not Complete: finish() ends the command's own work; work it
+// started (child kernels of device-side enqueue) registers with addChild()
+// before that and reports with childDone(). The event is Complete when the
+// command has ended and its last child is done; a failed child fails it.
 #pragma once
 
 #include "runtime/Event.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -34,6 +40,14 @@ public:
   /// Called by the scheduler when every prerequisite is met.
   void start();
 
+  /// Registers work the command started that must be done before it is
+  /// Complete. Called while the command runs (before finish()), or by a
+  /// child that is itself not yet done.
+  void addChild();
+  /// One child registered with addChild() is done, with CL_COMPLETE or a
+  /// negative error.
+  void childDone(cl_int Status);
+
 protected:
   virtual void execute() = 0;
   /// Ends the command: CL_COMPLETE or a negative error.
@@ -43,8 +57,15 @@ protected:
   void runOnPool(std::function<cl_int()> Body);
 
 private:
+  /// Drops one outstanding count; the last makes the event terminal.
+  void settle();
+
   Ref<CommandQueue> Queue;
   Ref<Event> Ev;
+  /// The command's own work (one, until finish()) plus outstanding children.
+  std::atomic<uint32_t> Outstanding{1};
+  /// The first error a child reported, or CL_SUCCESS.
+  std::atomic<cl_int> ChildError{CL_SUCCESS};
 };
 
 /// A command whose whole work is one small, self-contained task on the

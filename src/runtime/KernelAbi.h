@@ -36,6 +36,24 @@ constexpr unsigned printfArgElements(uint64_t Type) { return unsigned(Type >> 16
 /// result (0, or -1 on failure).
 using PrintfFn = int (*)(void *Sink, const char *Format, const PrintfArg *Args, uint32_t Count);
 
+/// The runtime services JIT'd kernels call, in one table: the device makes
+/// one for the process and every WorkGroupContext points at it, so a kernel
+/// reaches each service by a load from Ctx->Services at the service's
+/// offset (compiler/WorkGroupContextLayout.h), never through a function
+/// pointer of its own in the context. A service that needs state of one
+/// launch reads it from the context (printf's PrintfSink).
+///
+/// A new service (device-side enqueue, pipes, image sampling helpers) is a
+/// field appended here with its offset checked below, the device's entry in
+/// its table, and the pass that emits the call. Fields are never reordered.
+struct RuntimeServices {
+  /// printf(Format, ...) of a kernel that calls printf (PrintfPass): writes
+  /// to Ctx->PrintfSink.
+  PrintfFn Printf;
+};
+
+static_assert(offsetof(RuntimeServices, Printf) == 0);
+
 /// Everything a work-group function needs to know about the launch and the
 /// work-group it runs. Field order and types are ABI: the compiler emits
 /// loads at these offsets (see compiler/WorkGroupContextLayout). Dimensions
@@ -67,8 +85,9 @@ struct WorkGroupContext {
   /// Where the work-group collectives (work_group_reduce_add, ...) gather
   /// the work-items' values: (work-items + 1) * 8 bytes of this worker's.
   char *CollectiveScratch;
+  /// The runtime's services (never null).
+  const RuntimeServices *Services;
   /// printf's output: set for kernels that call printf (KernelDesc::UsesPrintf).
-  PrintfFn Printf;
   void *PrintfSink;
 };
 
@@ -85,7 +104,7 @@ static_assert(offsetof(WorkGroupContext, LocalMemSize) == 168);
 static_assert(offsetof(WorkGroupContext, PrivateMemSize) == 176);
 static_assert(offsetof(WorkGroupContext, StackTop) == 184);
 static_assert(offsetof(WorkGroupContext, CollectiveScratch) == 192);
-static_assert(offsetof(WorkGroupContext, Printf) == 200);
+static_assert(offsetof(WorkGroupContext, Services) == 200);
 static_assert(offsetof(WorkGroupContext, PrintfSink) == 208);
 
 /// Bytes of collective scratch per work-item (the widest collective type).

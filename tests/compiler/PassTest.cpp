@@ -597,7 +597,7 @@ define i32 @f(ptr addrspace(4) %p, ptr addrspace(4) %q, ptr addrspace(4) %e, i32
   EXPECT_EQ(Calls, 0u);
 }
 
-TEST(PassTest, PrintfCallsTheContextsEntryWithDescribedArguments) {
+TEST(PassTest, PrintfCallsTheServicesTablesEntryWithDescribedArguments) {
   LLVMContext C;
   auto M = parse(C, R"(
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
@@ -616,8 +616,9 @@ entry:
   EXPECT_FALSE(verifyModule(*M, &errs()));
   Function &F = *M->getFunction("__weft_wi_k");
   EXPECT_TRUE(F.hasFnAttribute(wi::PrintfAttr));
-  // One indirect call of the function loaded from Ctx->Printf, with the
-  // format, the array of descriptions and the count 3; printf is gone.
+  // One indirect call of the function loaded from Ctx->Services->Printf,
+  // with the format, the array of descriptions and the count 3; printf is
+  // gone.
   CallInst *Entry = nullptr;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I)) {
@@ -629,8 +630,11 @@ entry:
   EXPECT_EQ(cast<ConstantInt>(Entry->getArgOperand(3))->getZExtValue(), 3u);
   auto *Fn = cast<LoadInst>(Entry->getCalledOperand());
   auto *FnAddr = cast<GetElementPtrInst>(Fn->getPointerOperand());
-  EXPECT_EQ(FnAddr->getPointerOperand(), wi::extraArg(F, wi::Ctx));
-  EXPECT_EQ(cast<ConstantInt>(FnAddr->getOperand(1))->getZExtValue(), ctx::Printf);
+  EXPECT_EQ(cast<ConstantInt>(FnAddr->getOperand(1))->getZExtValue(), svc::Printf);
+  auto *Services = cast<LoadInst>(FnAddr->getPointerOperand());
+  auto *ServicesAddr = cast<GetElementPtrInst>(Services->getPointerOperand());
+  EXPECT_EQ(ServicesAddr->getPointerOperand(), wi::extraArg(F, wi::Ctx));
+  EXPECT_EQ(cast<ConstantInt>(ServicesAddr->getOperand(1))->getZExtValue(), ctx::Services);
   // The descriptions: int of 4 bytes, float of 8, a vector of 4 x 2 bytes.
   std::set<uint64_t> Types;
   for (Instruction &I : instructions(F))

@@ -373,11 +373,13 @@ void expectLanesMatchScalar(Program &P, const std::string &Vector, const std::st
     ASSERT_TRUE(P.run(Vector.c_str(), range1(In.size() / Stride, Local), ArgsV));
     ASSERT_TRUE(P.run(Scalar.c_str(), range1(In.size(), Local), ArgsS));
     for (size_t R = 0; R < Outputs; ++R)
-      for (size_t I = 0; I < In.size(); ++I)
-        if (I % Stride < Lanes)
+      for (size_t I = 0; I < In.size(); ++I) {
+        if (I % Stride < Lanes) {
           ASSERT_TRUE(closeToScalar(OV[R][I], OS[R][I]))
-            << Vector << " result " << R << ", element " << I << " of " << In[I] << ": " << OV[R][I]
-            << ", scalar " << OS[R][I];
+              << Vector << " result " << R << ", element " << I << " of " << In[I] << ": "
+              << OV[R][I] << ", scalar " << OS[R][I];
+        }
+      }
   }
 }
 

@@ -42,6 +42,9 @@ struct WorkerScratch {
 
 thread_local WorkerScratch Scratch;
 
+/// The runtime services of every kernel this device runs (KernelAbi.h).
+const rt::RuntimeServices Services{&PrintfOutput::print};
+
 /// Runs work-groups [Begin, End) of L on the calling worker.
 void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGroups, size_t Begin,
                size_t End, PrintfOutput *Printf) {
@@ -69,10 +72,9 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
   Ctx.PrivateMemSize = L.PrivateFrameSize ? MaxItems * L.PrivateFrameSize : 0;
   // Every frame of the work-group function lies below this one.
   Ctx.StackTop = static_cast<char *>(__builtin_frame_address(0));
-  if (Printf) {
-    Ctx.Printf = &PrintfOutput::print;
+  Ctx.Services = &Services;
+  if (Printf)
     Ctx.PrintfSink = Printf->sink();
-  }
 
   // Arguments point into the launch's storage, except __local ones, which
   // point at this worker's arena (at the offsets the runtime laid out).

@@ -106,4 +106,51 @@ TEST_F(EventTest, CallbacksFireOncePerRequestedStatus) {
   EXPECT_EQ(Seen[1], CL_COMPLETE);
 }
 
+/// A command that starts one child before its own work ends, as a kernel
+/// that enqueues a kernel does.
+struct ParentCommand : PoolCommand {
+  using PoolCommand::PoolCommand;
+  cl_int run() override {
+    addChild();
+    return CL_COMPLETE;
+  }
+};
+
+/// Waits (bounded) until Ev has passed Ended.
+bool waitEnded(Event &Ev) {
+  for (int I = 0; I < 5000 && !Ev.timestamp(CL_PROFILING_COMMAND_END); ++I)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return Ev.timestamp(CL_PROFILING_COMMAND_END) != 0;
+}
+
+TEST_F(EventTest, EndedIsNotCompleteWhileAChildIsOutstanding) {
+  auto Cmd = std::make_shared<ParentCommand>(*Queue, CL_COMMAND_NDRANGE_KERNEL);
+  Ref<Event> Ev = Queue->enqueue(Cmd, {});
+  Ev->release();
+  std::atomic<int> Ran{0};
+  Ref<Event> After = enqueueTask([&] { return ++Ran, CL_COMPLETE; });
+  ASSERT_TRUE(waitEnded(*Ev));
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(Ev->status(), CL_RUNNING) << "Ended reads as CL_RUNNING";
+  EXPECT_EQ(Ev->timestamp(CL_PROFILING_COMMAND_COMPLETE), 0u);
+  EXPECT_EQ(Ran.load(), 0) << "the next command of an in-order queue waits for Complete";
+  Cmd->childDone(CL_COMPLETE);
+  EXPECT_EQ(Ev->wait(), CL_COMPLETE);
+  EXPECT_LE(Ev->timestamp(CL_PROFILING_COMMAND_END),
+            Ev->timestamp(CL_PROFILING_COMMAND_COMPLETE));
+  EXPECT_EQ(After->wait(), CL_COMPLETE);
+  EXPECT_EQ(Ran.load(), 1);
+}
+
+TEST_F(EventTest, AFailedChildFailsItsParentAndDependents) {
+  auto Cmd = std::make_shared<ParentCommand>(*Queue, CL_COMMAND_NDRANGE_KERNEL);
+  Ref<Event> Ev = Queue->enqueue(Cmd, {});
+  Ev->release();
+  Ref<Event> After = enqueueTask([] { return CL_COMPLETE; });
+  ASSERT_TRUE(waitEnded(*Ev));
+  Cmd->childDone(CL_OUT_OF_RESOURCES);
+  EXPECT_EQ(Ev->wait(), CL_OUT_OF_RESOURCES);
+  EXPECT_EQ(After->wait(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+}
+
 } // namespace
