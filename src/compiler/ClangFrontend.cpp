@@ -79,13 +79,6 @@ constexpr std::pair<const char *, const char *> HeaderOnlyExtensions[] = {
     {"__opencl_c_ext_fp64_local_atomic_min_max", "cl_ext_float_atomics"},
 };
 
-template <size_t N> bool listed(const rt::NamedVersion (&List)[N], std::string_view Name) {
-  for (const auto &R : List)
-    if (Name == R.Name)
-      return true;
-  return false;
-}
-
 /// Included after the default header: undefines the header-only feature
 /// and extension macros the device does not report, so that a kernel's
 /// #ifdef sees exactly CL_DEVICE_OPENCL_C_FEATURES and
@@ -94,10 +87,10 @@ template <size_t N> bool listed(const rt::NamedVersion (&List)[N], std::string_v
 std::string featuresPrelude() {
   std::string Text;
   for (const char *F : HeaderOnlyFeatures)
-    if (!listed(rt::OpenCLCFeatures, F))
+    if (!rt::listed(rt::OpenCLCFeatures, F))
       Text += std::string("#undef ") + F + "\n";
   for (const auto &[Macro, Extension] : HeaderOnlyExtensions)
-    if (!listed(rt::DeviceExtensions, Extension))
+    if (!rt::listed(rt::DeviceExtensions, Extension))
       Text += std::string("#undef ") + Macro + "\n";
   return Text;
 }

@@ -1,9 +1,18 @@
-// What Weft implements today, in one place: the platform and device report
-// these lists, and the compiler enables exactly these extensions and
-// OpenCL C features. Grow them only together with the implementation.
+// The feature table: everything the device reports about what it offers,
+// in one place. clGetDeviceInfo and clGetPlatformInfo answer from it, the
+// compiler defines exactly these extension and feature macros, and the
+// entry points of optional features (images, pipes, SVM, device queues)
+// check it. Turning a feature on is one change here plus the feature
+// itself; the static_asserts at the end keep the lists and the
+// capabilities saying the same thing.
 #pragma once
 
+#include "weft/Version.h"
+
 #include <CL/cl.h>
+
+#include <cstddef>
+#include <string_view>
 
 namespace weft::rt {
 
@@ -12,8 +21,14 @@ struct NamedVersion {
   cl_version Version;
 };
 
-constexpr cl_version WeftVersion = CL_MAKE_VERSION(0, 1, 0);
-#define WEFT_VERSION_STRING "0.1.0"
+constexpr cl_version WeftVersion = CL_MAKE_VERSION(WEFT_VERSION_MAJOR, WEFT_VERSION_MINOR,
+                                                   WEFT_VERSION_PATCH);
+
+/// The OpenCL version the platform and device implement.
+constexpr cl_version OpenCLVersion = CL_MAKE_VERSION(3, 0, 0);
+/// CL_DEVICE_OPENCL_C_VERSION: the highest OpenCL C version before 3.0 the
+/// device supports (OpenCLCVersions below).
+constexpr const char *OpenCLCVersionText = "OpenCL C 1.2 Weft";
 
 /// Platform extensions.
 constexpr NamedVersion PlatformExtensions[] = {
@@ -47,6 +62,55 @@ constexpr NamedVersion OpenCLCFeatures[] = {
     {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
 };
 
+/// Images and samplers (CL_DEVICE_IMAGE_SUPPORT and the image limits).
+struct ImageFeatures {
+  bool Supported;
+  size_t Max2DWidth, Max2DHeight;
+  size_t Max3DWidth, Max3DHeight, Max3DDepth;
+  size_t MaxBufferSize, MaxArraySize;
+  cl_uint MaxReadArgs, MaxWriteArgs, MaxReadWriteArgs, MaxSamplers;
+  cl_uint PitchAlignment, BaseAddressAlignment;
+};
+constexpr ImageFeatures Images{false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+/// Pipes (CL_DEVICE_PIPE_SUPPORT and the pipe limits).
+struct PipeFeatures {
+  bool Supported;
+  cl_uint MaxArgs, MaxActiveReservations, MaxPacketSize;
+};
+constexpr PipeFeatures Pipes{false, 0, 0, 0};
+
+/// Shared virtual memory (CL_DEVICE_SVM_CAPABILITIES).
+constexpr cl_device_svm_capabilities SvmCapabilities = 0;
+
+/// Device-side enqueue (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES and the
+/// device-queue limits).
+struct DeviceQueueFeatures {
+  cl_device_device_enqueue_capabilities Capabilities;
+  cl_command_queue_properties Properties; ///< CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES
+  cl_uint PreferredSize, MaxSize, MaxQueues, MaxEvents;
+};
+constexpr DeviceQueueFeatures DeviceQueues{0, 0, 0, 0, 0, 0};
+
+/// CL_DEVICE_QUEUE_ON_HOST_PROPERTIES.
+constexpr cl_command_queue_properties HostQueueProperties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+/// Atomics: each is an instruction of the order asked for, synchronised
+/// across the whole process, which covers every scope (AtomicPass).
+constexpr cl_device_atomic_capabilities AtomicMemoryCapabilities =
+    CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+    CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+    CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+constexpr cl_device_atomic_capabilities AtomicFenceCapabilities =
+    AtomicMemoryCapabilities | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+
+/// Non-uniform work-groups, the generic address space and work-group
+/// collectives (each also an OpenCL C feature below).
+constexpr bool NonUniformWorkGroups = true;
+constexpr bool GenericAddressSpace = true;
+constexpr bool WorkGroupCollectives = true;
+
 /// Sub-groups: a work-group runs as one loop over its work-items, so the
 /// one sub-group shape correct for every program is the whole work-group,
 /// in linear-id order (src/builtins/SubGroups.cl). A kernel that uses
@@ -74,5 +138,43 @@ constexpr NamedVersion OpenCLCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(1, 2, 0)},
     {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)},
 };
+
+/// Whether List names Name (for the consistency checks below).
+template <size_t N>
+constexpr bool listed(const NamedVersion (&List)[N], std::string_view Name) {
+  for (const NamedVersion &E : List)
+    if (Name == E.Name)
+      return true;
+  return false;
+}
+
+/// Whether List has a version of major number Major.
+template <size_t N> constexpr bool hasMajorVersion(const NamedVersion (&List)[N], cl_uint Major) {
+  for (const NamedVersion &E : List)
+    if (CL_VERSION_MAJOR(E.Version) == Major)
+      return true;
+  return false;
+}
+
+// What the OpenCL C feature macros say must agree with the capabilities.
+static_assert(listed(OpenCLCFeatures, "__opencl_c_images") == Images.Supported);
+static_assert(listed(OpenCLCFeatures, "__opencl_c_read_write_images") ==
+              (Images.Supported && Images.MaxReadWriteArgs > 0));
+static_assert(listed(OpenCLCFeatures, "__opencl_c_pipes") == Pipes.Supported);
+static_assert(listed(OpenCLCFeatures, "__opencl_c_device_enqueue") ==
+              (DeviceQueues.Capabilities != 0));
+static_assert(listed(OpenCLCFeatures, "__opencl_c_generic_address_space") == GenericAddressSpace);
+static_assert(listed(OpenCLCFeatures, "__opencl_c_work_group_collective_functions") ==
+              WorkGroupCollectives);
+static_assert(listed(OpenCLCFeatures, "__opencl_c_atomic_scope_all_devices") ==
+              bool(AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
+static_assert(listed(OpenCLCFeatures, "__opencl_c_atomic_order_seq_cst") ==
+              bool(AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_ORDER_SEQ_CST));
+static_assert(listed(DeviceExtensions, "cl_khr_3d_image_writes") <= Images.Supported);
+static_assert(listed(DeviceExtensions, "cl_khr_depth_images") <= Images.Supported);
+// OpenCL C 2.0 requires images, pipes, SVM and device-side enqueue.
+static_assert(!hasMajorVersion(OpenCLCVersions, 2) ||
+              (Images.Supported && Pipes.Supported && SvmCapabilities != 0 &&
+               DeviceQueues.Capabilities != 0));
 
 } // namespace weft::rt

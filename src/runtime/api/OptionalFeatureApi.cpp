@@ -3,10 +3,17 @@
 // (CL_DEVICE_PIPE_SUPPORT is CL_FALSE) and SVM (CL_DEVICE_SVM_CAPABILITIES
 // is 0). Each returns exactly what the specification requires of a device
 // without the feature, after the usual handle checks.
+#include "runtime/Capabilities.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
 
 namespace weft::api {
+
+// These answers are true only while the feature table (Capabilities.h) says
+// so: turning a feature on there without its entry points fails the build.
+static_assert(!Images.Supported, "images are reported: their entry points belong here");
+static_assert(!Pipes.Supported, "pipes are reported: their entry points belong here");
+static_assert(SvmCapabilities == 0, "SVM is reported: its entry points belong here");
 
 namespace {
 

@@ -31,14 +31,19 @@ template <size_t N> std::vector<cl_name_version> withVersion(const NamedVersion 
   return Out;
 }
 
+/// "3.0" for CL_MAKE_VERSION(3, 0, 0): the <major>.<minor> of version strings.
+std::string versionText(cl_version V) {
+  return std::to_string(CL_VERSION_MAJOR(V)) + "." + std::to_string(CL_VERSION_MINOR(V));
+}
+
 Result<InfoValue> platformInfo(cl_platform_info Param) {
   switch (Param) {
   case CL_PLATFORM_PROFILE:
     return InfoValue("FULL_PROFILE");
   case CL_PLATFORM_VERSION:
-    return InfoValue("OpenCL 3.0 Weft " WEFT_VERSION_STRING);
+    return InfoValue("OpenCL " + versionText(OpenCLVersion) + " Weft " WEFT_VERSION_STRING);
   case CL_PLATFORM_NUMERIC_VERSION:
-    return InfoValue(cl_version(CL_MAKE_VERSION(3, 0, 0)));
+    return InfoValue(OpenCLVersion);
   case CL_PLATFORM_NAME:
     return InfoValue("Weft");
   case CL_PLATFORM_VENDOR:
@@ -109,33 +114,52 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
     return InfoValue(cl_ulong(P.MaxMemAllocSize));
   case CL_DEVICE_IMAGE_SUPPORT:
-    return InfoValue(cl_bool(CL_FALSE));
+    return InfoValue(cl_bool(Images.Supported));
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    return InfoValue(Images.MaxReadArgs);
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    return InfoValue(Images.MaxWriteArgs);
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    return InfoValue(Images.MaxReadWriteArgs);
   case CL_DEVICE_MAX_SAMPLERS:
+    return InfoValue(Images.MaxSamplers);
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    return InfoValue(Images.PitchAlignment);
   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+    return InfoValue(Images.BaseAddressAlignment);
+  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    return InfoValue(Images.Max2DWidth);
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    return InfoValue(Images.Max2DHeight);
+  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+    return InfoValue(Images.Max3DWidth);
+  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+    return InfoValue(Images.Max3DHeight);
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    return InfoValue(Images.Max3DDepth);
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    return InfoValue(Images.MaxBufferSize);
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+    return InfoValue(Images.MaxArraySize);
   case CL_DEVICE_MAX_PIPE_ARGS:
+    return InfoValue(Pipes.MaxArgs);
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    return InfoValue(Pipes.MaxActiveReservations);
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    return InfoValue(Pipes.MaxPacketSize);
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+    return InfoValue(DeviceQueues.MaxQueues);
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+    return InfoValue(DeviceQueues.MaxEvents);
   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    return InfoValue(DeviceQueues.PreferredSize);
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+    return InfoValue(DeviceQueues.MaxSize);
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return InfoValue(cl_uint(0));
-  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return InfoValue(size_t(0));
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     return InfoValue(MaxGlobalVariableSize);
@@ -182,10 +206,9 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     return InfoValue(cl_device_exec_capabilities(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL));
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
-    return InfoValue(cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
-                                                 CL_QUEUE_PROFILING_ENABLE));
+    return InfoValue(HostQueueProperties);
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-    return InfoValue(cl_command_queue_properties(0));
+    return InfoValue(DeviceQueues.Properties);
   case CL_DEVICE_BUILT_IN_KERNELS:
     return InfoValue("");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
@@ -201,11 +224,12 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_PROFILE:
     return InfoValue("FULL_PROFILE");
   case CL_DEVICE_VERSION:
-    return InfoValue("OpenCL 3.0 Weft " WEFT_VERSION_STRING " " + P.IsaName);
+    return InfoValue("OpenCL " + versionText(OpenCLVersion) + " Weft " WEFT_VERSION_STRING " " +
+                     P.IsaName);
   case CL_DEVICE_NUMERIC_VERSION:
-    return InfoValue(cl_version(CL_MAKE_VERSION(3, 0, 0)));
+    return InfoValue(OpenCLVersion);
   case CL_DEVICE_OPENCL_C_VERSION:
-    return InfoValue("OpenCL C 1.2 Weft");
+    return InfoValue(OpenCLCVersionText);
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
     return InfoValue(withVersion(OpenCLCVersions));
   case CL_DEVICE_OPENCL_C_FEATURES:
@@ -227,7 +251,7 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_REFERENCE_COUNT:
     return InfoValue(cl_uint(1));
   case CL_DEVICE_SVM_CAPABILITIES:
-    return InfoValue(cl_device_svm_capabilities(0));
+    return InfoValue(SvmCapabilities);
   case CL_DEVICE_IL_VERSION: {
     std::string Text;
     for (const NamedVersion &V : IntermediateLanguages)
@@ -239,9 +263,11 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_ILS_WITH_VERSION:
     return InfoValue(withVersion(IntermediateLanguages));
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+    return InfoValue(cl_bool(NonUniformWorkGroups));
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    return InfoValue(cl_bool(GenericAddressSpace));
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
-    return InfoValue(cl_bool(CL_TRUE));
+    return InfoValue(cl_bool(WorkGroupCollectives));
   // One sub-group per work-group (Capabilities.h: MaxSubGroupSize).
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
     return InfoValue(cl_uint(1));
@@ -250,22 +276,13 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     return InfoValue(cl_bool(CL_TRUE));
   case CL_DEVICE_PIPE_SUPPORT:
-    return InfoValue(cl_bool(CL_FALSE));
+    return InfoValue(cl_bool(Pipes.Supported));
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-    // Each atomic is an instruction of the order asked for, synchronised
-    // across the whole process, which covers every scope (AtomicPass).
-    return InfoValue(cl_device_atomic_capabilities(
-        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
-        CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
+    return InfoValue(AtomicMemoryCapabilities);
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-    return InfoValue(cl_device_atomic_capabilities(
-        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
-        CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
-        CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
+    return InfoValue(AtomicFenceCapabilities);
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-    return InfoValue(cl_device_device_enqueue_capabilities(0));
+    return InfoValue(DeviceQueues.Capabilities);
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
     return InfoValue(size_t(FloatLanes));
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:

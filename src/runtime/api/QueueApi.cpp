@@ -1,4 +1,5 @@
 // Command-queue creation, queries, flush and finish.
+#include "runtime/Capabilities.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
 
@@ -18,8 +19,11 @@ Result<cl_command_queue> createQueue(cl_context C, cl_device_id Dev,
   WEFT_CHECK(!Ctx->hasDevice(D), CL_INVALID_DEVICE, "device is not in the context");
   WEFT_CHECK(Props & ~KnownQueueProps, CL_INVALID_VALUE, "unknown queue properties");
   // "values specified in properties are valid but are not supported by the device".
-  WEFT_CHECK(Props & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT),
+  WEFT_CHECK((Props & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) &&
+                 !DeviceQueues.Capabilities,
              CL_INVALID_QUEUE_PROPERTIES, "the device has no device-side queues");
+  static_assert(!DeviceQueues.Capabilities,
+                "device queues are reported: CommandQueue must make them (issue 36)");
   return static_cast<cl_command_queue>(new CommandQueue(*Ctx, *D, Props, std::move(List), 0));
 }
 
