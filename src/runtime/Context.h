@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/Object.h"
+#include "runtime/SvmRegistry.h"
 
 #include <functional>
 #include <mutex>
@@ -27,6 +28,9 @@ public:
   /// The property list as given, with its terminating 0 (empty if none given).
   const std::vector<cl_context_properties> &properties() const { return Properties; }
 
+  /// The context's SVM allocations.
+  SvmRegistry &svm() { return Svm; }
+
   /// Reports an error to the application's pfn_notify, if any.
   void notify(const std::string &Why) const;
   void addDestructorCallback(DestructorFn Fn, void *Data);
@@ -38,6 +42,7 @@ private:
   void *NotifyData;
   std::mutex Mutex;
   std::vector<std::pair<DestructorFn, void *>> DestructorCallbacks;
+  SvmRegistry Svm;
 };
 
 } // namespace weft::rt
