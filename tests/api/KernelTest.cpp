@@ -71,6 +71,16 @@ protected:
     OwnedKernels.push_back(K);
     return K;
   }
+  /// A buffer the test releases itself, whose destruction counts in *Destroyed.
+  cl_mem countedBuffer(size_t Size, int *Destroyed) {
+    cl_int Err;
+    cl_mem M = clCreateBuffer(Context, CL_MEM_READ_WRITE, Size, nullptr, &Err);
+    EXPECT_EQ(Err, CL_SUCCESS);
+    EXPECT_EQ(clSetMemObjectDestructorCallback(
+                  M, [](cl_mem, void *D) { ++*static_cast<int *>(D); }, Destroyed),
+              CL_SUCCESS);
+    return M;
+  }
   cl_program Program = nullptr;
 };
 
@@ -348,12 +358,9 @@ TEST_F(Kernels, BufferReleasedAfterSetArgFailsTheEnqueue) {
   cl_kernel K = make("add_const");
   const size_t N = 8;
   cl_int Err;
-  cl_mem Gone = clCreateBuffer(Context, CL_MEM_READ_WRITE, N * sizeof(int), nullptr, &Err);
-  ASSERT_EQ(Err, CL_SUCCESS);
   int Destroyed = 0;
-  ASSERT_EQ(clSetMemObjectDestructorCallback(
-                Gone, [](cl_mem, void *D) { ++*static_cast<int *>(D); }, &Destroyed),
-            CL_SUCCESS);
+  cl_mem Gone = countedBuffer(N * sizeof(int), &Destroyed);
+  ASSERT_NE(Gone, nullptr);
   int Five = 5;
   ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Gone), CL_SUCCESS);
   ASSERT_EQ(clSetKernelArg(K, 1, sizeof(int), &Five), CL_SUCCESS);
@@ -385,12 +392,9 @@ TEST_F(Kernels, BufferReleasedAfterTheEnqueueLivesUntilTheCommandIsDone) {
   cl_int Err;
   cl_event Gate = clCreateUserEvent(Context, &Err);
   ASSERT_EQ(Err, CL_SUCCESS);
-  cl_mem M = clCreateBuffer(Context, CL_MEM_READ_WRITE, N * sizeof(int), nullptr, &Err);
-  ASSERT_EQ(Err, CL_SUCCESS);
   int Destroyed = 0;
-  ASSERT_EQ(clSetMemObjectDestructorCallback(
-                M, [](cl_mem, void *D) { ++*static_cast<int *>(D); }, &Destroyed),
-            CL_SUCCESS);
+  cl_mem M = countedBuffer(N * sizeof(int), &Destroyed);
+  ASSERT_NE(M, nullptr);
   int Zero = 0, Three = 3;
   std::vector<int> Out(N, -1);
   ASSERT_EQ(clEnqueueFillBuffer(Queue, M, &Zero, 4, 0, N * 4, 1, &Gate, nullptr), CL_SUCCESS);

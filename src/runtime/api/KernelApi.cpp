@@ -335,8 +335,14 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel K, cl_device_id Dev,
 
 cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel K, cl_uint Index, const void *Value) {
   return entry([&]() -> Status {
-    WEFT_VALID(Kernel, K);
-    return makeError(CL_INVALID_OPERATION, "the device does not support SVM");
+    WEFT_TRY(Kern, get<Kernel>(K));
+    // "CL_INVALID_OPERATION if no devices in the context associated with
+    // kernel support SVM."
+    WEFT_CHECK(SvmCapabilities == 0, CL_INVALID_OPERATION, "the device does not support SVM");
+    WEFT_CHECK(Index >= Kern->numArgs(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+    // A pointer argument takes it (Kernel::setArg: CL_INVALID_ARG_VALUE
+    // for any other).
+    return Kern->setArg(Index, ArgSvmPointer{const_cast<void *>(Value)});
   });
 }
 
