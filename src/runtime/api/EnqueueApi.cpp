@@ -376,7 +376,9 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue Q, void(CL_CALLBACK *F
     std::vector<char> Block(static_cast<char *>(Args), static_cast<char *>(Args) + CbArgs);
     std::vector<Ref<MemObject>> Keep;
     for (cl_uint I = 0; I < NumMemObjects; ++I) {
-      WEFT_TRY(Mem, memObject(E, MemList[I]));
+      // "CL_INVALID_MEM_OBJECT if one or more memory objects specified in
+      // mem_list are not valid or are not buffer objects".
+      WEFT_TRY(Mem, buffer(E, MemList[I]));
       size_t Off = static_cast<const char *>(ArgsMemLoc[I]) - static_cast<const char *>(Args);
       WEFT_CHECK(ArgsMemLoc[I] < Args || Off + sizeof(void *) > CbArgs, CL_INVALID_VALUE,
                  "args_mem_loc points outside args");
