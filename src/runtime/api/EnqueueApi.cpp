@@ -27,22 +27,20 @@ Result<Enqueue> begin(cl_command_queue Q, cl_uint NumEvents, const cl_event *Eve
   return Enqueue{Queue, std::move(Wait)};
 }
 
-/// A buffer that must belong to the queue's context.
-Result<Buffer *> buffer(const Enqueue &E, cl_mem M) {
-  WEFT_TRY(Mem, get<MemObject>(M));
-  Buffer *B = Mem->as<Buffer>();
-  WEFT_CHECK(!B, CL_INVALID_MEM_OBJECT, "the memory object is not a buffer");
-  WEFT_CHECK(&B->context() != &E.Queue->context(), CL_INVALID_CONTEXT,
-             "the memory object and the queue belong to different contexts");
-  return B;
-}
-
 /// A memory object of any kind that must belong to the queue's context.
 Result<MemObject *> memObject(const Enqueue &E, cl_mem M) {
   WEFT_TRY(Mem, get<MemObject>(M));
   WEFT_CHECK(&Mem->context() != &E.Queue->context(), CL_INVALID_CONTEXT,
              "the memory object and the queue belong to different contexts");
   return Mem;
+}
+
+/// A buffer that must belong to the queue's context.
+Result<Buffer *> buffer(const Enqueue &E, cl_mem M) {
+  WEFT_TRY(Mem, memObject(E, M));
+  Buffer *B = Mem->as<Buffer>();
+  WEFT_CHECK(!B, CL_INVALID_MEM_OBJECT, "the memory object is not a buffer");
+  return B;
 }
 
 Status submit(Enqueue &E, std::shared_ptr<Command> Cmd, cl_event *Out, bool Blocking) {
