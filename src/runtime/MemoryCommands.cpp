@@ -7,13 +7,11 @@
 
 namespace weft::rt {
 
-cl_int ReadBufferCommand::run() {
-  std::memcpy(Host, Buf->data() + Offset, Size);
-  return CL_COMPLETE;
-}
-
-cl_int WriteBufferCommand::run() {
-  std::memcpy(Buf->data() + Offset, Host, Size);
+cl_int BufferTransferCommand::run() {
+  if (Dir == TransferDirection::ToHost)
+    std::memcpy(Host, Buf->data() + Offset, Size);
+  else
+    std::memcpy(Buf->data() + Offset, Host, Size);
   return CL_COMPLETE;
 }
 
@@ -28,7 +26,7 @@ cl_int FillBufferCommand::run() {
 }
 
 cl_int BufferRectTransferCommand::run() {
-  if (Dir == Direction::ToHost)
+  if (Dir == TransferDirection::ToHost)
     copyRect(Host, InHost, Buf->data(), InBuffer, Region);
   else
     copyRect(Buf->data(), InBuffer, Host, InHost, Region);

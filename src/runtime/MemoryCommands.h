@@ -16,34 +16,27 @@
 
 namespace weft::rt {
 
-/// clEnqueueReadBuffer: Size bytes at Offset of the buffer to Host.
-class ReadBufferCommand final : public PoolCommand {
+/// Which way a transfer between a buffer and host memory goes.
+enum class TransferDirection { ToHost, FromHost };
+
+/// clEnqueueReadBuffer and clEnqueueWriteBuffer: Size bytes between Offset
+/// of the buffer and Host.
+class BufferTransferCommand final : public PoolCommand {
 public:
-  ReadBufferCommand(CommandQueue &Q, Buffer &B, size_t Offset, size_t Size, void *Host)
-      : PoolCommand(Q, CL_COMMAND_READ_BUFFER), Buf(&B), Offset(Offset), Size(Size), Host(Host) {}
+  BufferTransferCommand(CommandQueue &Q, TransferDirection Dir, Buffer &B, size_t Offset,
+                        size_t Size, void *Host)
+      : PoolCommand(Q, Dir == TransferDirection::ToHost ? CL_COMMAND_READ_BUFFER
+                                                        : CL_COMMAND_WRITE_BUFFER),
+        Dir(Dir), Buf(&B), Offset(Offset), Size(Size), Host(static_cast<char *>(Host)) {}
 
 protected:
   cl_int run() override;
 
 private:
+  TransferDirection Dir;
   Ref<Buffer> Buf;
   size_t Offset, Size;
-  void *Host;
-};
-
-/// clEnqueueWriteBuffer: Size bytes from Host to Offset of the buffer.
-class WriteBufferCommand final : public PoolCommand {
-public:
-  WriteBufferCommand(CommandQueue &Q, Buffer &B, size_t Offset, size_t Size, const void *Host)
-      : PoolCommand(Q, CL_COMMAND_WRITE_BUFFER), Buf(&B), Offset(Offset), Size(Size), Host(Host) {}
-
-protected:
-  cl_int run() override;
-
-private:
-  Ref<Buffer> Buf;
-  size_t Offset, Size;
-  const void *Host;
+  char *Host;
 };
 
 /// clEnqueueCopyBuffer (the regions do not overlap).
@@ -83,11 +76,11 @@ private:
 /// buffer's rectangle and the host memory's.
 class BufferRectTransferCommand final : public PoolCommand {
 public:
-  enum class Direction { ToHost, FromHost };
-  BufferRectTransferCommand(CommandQueue &Q, Direction Dir, Buffer &B, const BufferRect &InBuffer,
-                            void *Host, const BufferRect &InHost, const Region3 &Region)
-      : PoolCommand(Q, Dir == Direction::ToHost ? CL_COMMAND_READ_BUFFER_RECT
-                                                : CL_COMMAND_WRITE_BUFFER_RECT),
+  BufferRectTransferCommand(CommandQueue &Q, TransferDirection Dir, Buffer &B,
+                            const BufferRect &InBuffer, void *Host, const BufferRect &InHost,
+                            const Region3 &Region)
+      : PoolCommand(Q, Dir == TransferDirection::ToHost ? CL_COMMAND_READ_BUFFER_RECT
+                                                        : CL_COMMAND_WRITE_BUFFER_RECT),
         Dir(Dir), Buf(&B), InBuffer(InBuffer), Host(static_cast<char *>(Host)), InHost(InHost),
         Region(Region) {}
 
@@ -95,7 +88,7 @@ protected:
   cl_int run() override;
 
 private:
-  Direction Dir;
+  TransferDirection Dir;
   Ref<Buffer> Buf;
   BufferRect InBuffer;
   char *Host;

@@ -54,6 +54,10 @@ Status submitNew(Enqueue &E, cl_event *Out, bool Blocking, Args &&...A) {
   return submit(E, std::make_shared<C>(*E.Queue, std::forward<Args>(A)...), Out, Blocking);
 }
 
+TransferDirection direction(bool IsRead) {
+  return IsRead ? TransferDirection::ToHost : TransferDirection::FromHost;
+}
+
 bool hostCannotRead(const MemObject &M) {
   return M.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
 }
@@ -110,9 +114,7 @@ Status rectTransfer(cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t
     WEFT_CHECK(hostCannotRead(*Mem), CL_INVALID_OPERATION, "the host may not read the buffer");
   else
     WEFT_CHECK(hostCannotWrite(*Mem), CL_INVALID_OPERATION, "the host may not write the buffer");
-  using Dir = BufferRectTransferCommand::Direction;
-  return submitNew<BufferRectTransferCommand>(E, Out, Blocking,
-                                              IsRead ? Dir::ToHost : Dir::FromHost, *Mem, B, Ptr,
+  return submitNew<BufferRectTransferCommand>(E, Out, Blocking, direction(IsRead), *Mem, B, Ptr,
                                               H, Reg);
 }
 
@@ -130,9 +132,8 @@ Status transfer(cl_command_queue Q, cl_mem M, bool Blocking, size_t Offset, size
     WEFT_CHECK(hostCannotRead(*Mem), CL_INVALID_OPERATION, "the host may not read the buffer");
   else
     WEFT_CHECK(hostCannotWrite(*Mem), CL_INVALID_OPERATION, "the host may not write the buffer");
-  if (IsRead)
-    return submitNew<ReadBufferCommand>(E, Out, Blocking, *Mem, Offset, Size, Ptr);
-  return submitNew<WriteBufferCommand>(E, Out, Blocking, *Mem, Offset, Size, Ptr);
+  return submitNew<BufferTransferCommand>(E, Out, Blocking, direction(IsRead), *Mem, Offset, Size,
+                                          Ptr);
 }
 } // namespace
 
