@@ -80,8 +80,12 @@ struct PipeFeatures {
 };
 constexpr PipeFeatures Pipes{false, 0, 0, 0};
 
-/// Shared virtual memory (CL_DEVICE_SVM_CAPABILITIES).
-constexpr cl_device_svm_capabilities SvmCapabilities = 0;
+/// Shared virtual memory (CL_DEVICE_SVM_CAPABILITIES): host and device
+/// share one address space, so every kind is natural (api/SvmApi.cpp), and
+/// the atomics already synchronise across the whole process (below).
+constexpr cl_device_svm_capabilities SvmCapabilities =
+    CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+    CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
 
 /// Device-side enqueue (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES and the
 /// device-queue limits).
@@ -171,6 +175,9 @@ static_assert(listed(OpenCLCFeatures, "__opencl_c_atomic_scope_all_devices") ==
 static_assert(listed(OpenCLCFeatures, "__opencl_c_atomic_order_seq_cst") ==
               bool(AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_ORDER_SEQ_CST));
 static_assert(listed(DeviceExtensions, "cl_khr_3d_image_writes") <= Images.Supported);
+// SVM atomics are atomics that reach the host: memory_scope_all_svm_devices.
+static_assert(!(SvmCapabilities & CL_DEVICE_SVM_ATOMICS) ||
+              (AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
 static_assert(listed(DeviceExtensions, "cl_khr_depth_images") <= Images.Supported);
 // OpenCL C 2.0 requires images, pipes, SVM and device-side enqueue.
 static_assert(!hasMajorVersion(OpenCLCVersions, 2) ||

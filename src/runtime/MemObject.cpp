@@ -16,6 +16,7 @@ Status MemObject::allocate(void *Host, size_t Bytes) {
   if (Flags & CL_MEM_USE_HOST_PTR) {
     HostPtr = Host;
     Data = static_cast<char *>(Host);
+    UsesSvmPointer = Ctx->svm().find(Host).has_value();
     return {};
   }
   size_t Rounded = (Bytes + BufferAlignment - 1) / BufferAlignment * BufferAlignment;
@@ -35,6 +36,7 @@ void MemObject::viewOf(MemObject &Of, size_t Origin) {
   Associated = Ref<MemObject>(&Of);
   Offset = Origin;
   Data = Of.Data + Origin;
+  UsesSvmPointer = Of.UsesSvmPointer;
   if (Of.Flags & CL_MEM_USE_HOST_PTR)
     HostPtr = static_cast<char *>(Of.HostPtr) + Origin;
 }

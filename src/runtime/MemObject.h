@@ -45,6 +45,9 @@ public:
   MemObject *associated() const { return Associated.get(); }
   size_t offset() const { return Offset; }
   const std::vector<cl_mem_properties> &properties() const { return Properties; }
+  /// CL_MEM_USES_SVM_POINTER: the object's memory is (a view of) an SVM
+  /// allocation of its context, given with CL_MEM_USE_HOST_PTR.
+  bool usesSvmPointer() const { return UsesSvmPointer; }
 
   /// A reference that does not keep the object alive (see Object.h).
   WeakRef<MemObject> weak() const { return WeakRef<MemObject>(Anchor); }
@@ -79,6 +82,7 @@ private:
   bool OwnsData = false;
   Ref<MemObject> Associated;
   size_t Offset = 0;
+  bool UsesSvmPointer = false;
   std::vector<cl_mem_properties> Properties;
   std::shared_ptr<WeakAnchor> Anchor;
   mutable std::mutex Mutex;

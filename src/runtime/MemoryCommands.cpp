@@ -1,6 +1,8 @@
 // The work of the memory commands: copies between host memory and memory
-// objects, fills, and the application's native kernels.
+// objects, fills, SVM copies, fills and frees, and the application's native
+// kernels.
 #include "runtime/MemoryCommands.h"
+#include "runtime/CommandQueue.h"
 
 #include <algorithm>
 #include <cstring>
@@ -40,6 +42,26 @@ cl_int CopyBufferRectCommand::run() {
 
 cl_int NativeKernelCommand::run() {
   Fn(Block.empty() ? nullptr : Block.data());
+  return CL_COMPLETE;
+}
+
+cl_int SvmCopyCommand::run() {
+  std::memcpy(Dst, Src, Size);
+  return CL_COMPLETE;
+}
+
+cl_int SvmFillCommand::run() {
+  fillPattern(Dst, Size, Pattern.data(), Pattern.size());
+  return CL_COMPLETE;
+}
+
+cl_int SvmFreeCommand::run() {
+  if (Fn) {
+    Fn(queue().handle(), cl_uint(Pointers.size()), Pointers.data(), UserData);
+    return CL_COMPLETE;
+  }
+  for (void *P : Pointers)
+    queue().context().svm().free(P);
   return CL_COMPLETE;
 }
 

@@ -1,5 +1,5 @@
-// The memory commands: one named class per clEnqueue* on buffers and memory
-// objects, beside KernelCommand. Each holds references to the memory
+// The memory commands: one named class per clEnqueue* on buffers, memory
+// objects and SVM, beside KernelCommand. Each holds references to the memory
 // objects it touches and runs as one task on the device's pool. The API
 // layer has checked every argument before one is made.
 //
@@ -115,9 +115,9 @@ private:
   Region3 Region;
 };
 
-/// clEnqueueMapBuffer, clEnqueueUnmapMemObject and
-/// clEnqueueMigrateMemObjects: zero-copy, so no work; the command orders,
-/// signals and keeps its memory objects alive until it is done.
+/// clEnqueueMapBuffer, clEnqueueUnmapMemObject, clEnqueueMigrateMemObjects
+/// and their SVM forms: zero-copy, so no work; the command orders, signals
+/// and keeps its memory objects (none for SVM) alive until it is done.
 class MemoryFenceCommand final : public PoolCommand {
 public:
   MemoryFenceCommand(CommandQueue &Q, cl_command_type Type, std::vector<Ref<MemObject>> Objects)
@@ -148,6 +148,57 @@ private:
   NativeFn Fn;
   std::vector<char> Block;
   std::vector<Ref<MemObject>> Objects;
+};
+
+/// clEnqueueSVMMemcpy: Size bytes from Src to Dst (SVM or any host memory;
+/// the regions do not overlap).
+class SvmCopyCommand final : public PoolCommand {
+public:
+  SvmCopyCommand(CommandQueue &Q, void *Dst, const void *Src, size_t Size)
+      : PoolCommand(Q, CL_COMMAND_SVM_MEMCPY), Dst(Dst), Src(Src), Size(Size) {}
+
+protected:
+  cl_int run() override;
+
+private:
+  void *Dst;
+  const void *Src;
+  size_t Size;
+};
+
+/// clEnqueueSVMMemFill: Size bytes at Dst, a whole number of patterns.
+class SvmFillCommand final : public PoolCommand {
+public:
+  SvmFillCommand(CommandQueue &Q, void *Dst, std::vector<char> Pattern, size_t Size)
+      : PoolCommand(Q, CL_COMMAND_SVM_MEMFILL), Dst(static_cast<char *>(Dst)),
+        Pattern(std::move(Pattern)), Size(Size) {}
+
+protected:
+  cl_int run() override;
+
+private:
+  char *Dst;
+  std::vector<char> Pattern;
+  size_t Size;
+};
+
+/// clEnqueueSVMFree: the application's callback on the pointers, or, with
+/// none, each pointer freed as clSVMFree frees it. Ordered like any
+/// command, so the pointers outlive the commands before it that use them.
+class SvmFreeCommand final : public PoolCommand {
+public:
+  using FreeFn = void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[], void *);
+  SvmFreeCommand(CommandQueue &Q, std::vector<void *> Pointers, FreeFn Fn, void *UserData)
+      : PoolCommand(Q, CL_COMMAND_SVM_FREE), Pointers(std::move(Pointers)), Fn(Fn),
+        UserData(UserData) {}
+
+protected:
+  cl_int run() override;
+
+private:
+  std::vector<void *> Pointers;
+  FreeFn Fn;
+  void *UserData;
 };
 
 /// Fills Size bytes at Dst with a pattern of PatternSize bytes (a power of

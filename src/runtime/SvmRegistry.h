@@ -1,12 +1,16 @@
-// The SVM allocations of one context: which allocation holds a pointer, and
-// at what offset. clSetKernelArgSVMPointer, the SVM commands and
-// CL_MEM_USES_SVM_POINTER all ask it (a pointer anywhere inside an
-// allocation names that allocation); clSVMAlloc adds and clSVMFree removes.
+// The SVM allocations of one context: the memory clSVMAlloc hands out, and
+// which allocation holds a pointer, at what offset. clSetKernelArgSVMPointer,
+// the SVM commands and CL_MEM_USES_SVM_POINTER all ask it (a pointer
+// anywhere inside an allocation names that allocation).
 //
-// Lookups outnumber changes by far (every SVM argument of every enqueue),
-// so they take a shared lock; the map is ordered by base address, and the
-// allocation holding P is the one with the greatest base not above P, if P
-// lies before its end.
+// Host and device share one address space, so an SVM allocation of any
+// kind (coarse-grained, fine-grained, with atomics) is plain host memory
+// aligned as asked; the flags are recorded, not acted on. The registry owns
+// what allocate() made and frees what is left when the context goes.
+//
+// Lookups outnumber changes by far, so they take a shared lock; the map is
+// ordered by base address, and the allocation holding P is the one with the
+// greatest base not above P, if P lies before its end.
 #pragma once
 
 #include <CL/cl.h>
@@ -32,11 +36,25 @@ public:
     size_t Offset = 0;
   };
 
-  /// Records [Base, Base + Size); Size > 0, and no recorded allocation
-  /// overlaps it (allocations come from the allocator).
+  SvmRegistry() = default;
+  SvmRegistry(const SvmRegistry &) = delete;
+  SvmRegistry &operator=(const SvmRegistry &) = delete;
+  /// Frees every allocation allocate() made that free() has not.
+  ~SvmRegistry();
+
+  /// New memory of Size > 0 bytes aligned to Alignment (a power of two),
+  /// recorded with Flags; null if the host has no memory for it.
+  void *allocate(size_t Size, size_t Alignment, cl_svm_mem_flags Flags);
+  /// Forgets and frees the allocation allocate() made at Base; false (and
+  /// nothing happens) if Base is no such allocation's base.
+  bool free(void *Base);
+
+  /// Records memory the registry does not own: [Base, Base + Size), Size > 0,
+  /// overlapping no recorded allocation.
   void add(void *Base, size_t Size, cl_svm_mem_flags Flags);
-  /// Forgets the allocation at Base (its base exactly); what it was, or
-  /// nullopt if Base is no allocation's base.
+  /// Forgets the allocation add() recorded at Base (its base exactly); what
+  /// it was, or nullopt if Base is no such base (what allocate() made goes
+  /// back through free()).
   std::optional<Allocation> remove(void *Base);
   /// The allocation holding Ptr (anywhere in [Base, Base + Size)), or
   /// nullopt.
@@ -44,8 +62,12 @@ public:
   size_t count() const;
 
 private:
+  struct Entry {
+    Allocation Alloc;
+    bool Owned = false;
+  };
   mutable std::shared_mutex Mutex;
-  std::map<uintptr_t, Allocation> ByBase;
+  std::map<uintptr_t, Entry> ByBase;
 };
 
 } // namespace weft::rt

@@ -319,8 +319,6 @@ TEST_F(WithDevice, PlausibleLimits) {
   // Features the device does not have are consistently absent.
   EXPECT_FALSE(B(CL_DEVICE_IMAGE_SUPPORT));
   EXPECT_FALSE(B(CL_DEVICE_PIPE_SUPPORT));
-  EXPECT_EQ(info<cl_device_svm_capabilities>(clGetDeviceInfo, Device, CL_DEVICE_SVM_CAPABILITIES),
-            0u);
 
   // Single precision minimum: round to nearest and INF/NaN.
   auto Fp = info<cl_device_fp_config>(clGetDeviceInfo, Device, CL_DEVICE_SINGLE_FP_CONFIG);

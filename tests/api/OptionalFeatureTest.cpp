@@ -1,5 +1,5 @@
 // OpenCL 3.0 optional features the device does not report (images and
-// samplers, pipes, SVM): each entry point answers
+// samplers, pipes): each entry point answers
 // exactly as the specification requires of a device without the feature,
 // and the device queries agree that the feature is absent.
 #include "ApiTest.h"
@@ -15,8 +15,6 @@ class Optional : public WithQueue {};
 TEST_F(Optional, DeviceReportsTheFeaturesAbsent) {
   EXPECT_EQ(info<cl_bool>(clGetDeviceInfo, Device, CL_DEVICE_IMAGE_SUPPORT), cl_bool(CL_FALSE));
   EXPECT_EQ(info<cl_bool>(clGetDeviceInfo, Device, CL_DEVICE_PIPE_SUPPORT), cl_bool(CL_FALSE));
-  EXPECT_EQ(info<cl_device_svm_capabilities>(clGetDeviceInfo, Device, CL_DEVICE_SVM_CAPABILITIES),
-            0u);
 }
 
 TEST_F(Optional, ImagesAndSamplers) {
@@ -95,22 +93,5 @@ TEST_F(Optional, Pipes) {
   cl_uint Packet;
   EXPECT_EQ(clGetPipeInfo(Buf, CL_PIPE_PACKET_SIZE, sizeof(Packet), &Packet, nullptr),
             CL_INVALID_MEM_OBJECT);
-}
-
-TEST_F(Optional, SharedVirtualMemory) {
-  EXPECT_EQ(clSVMAlloc(Context, CL_MEM_READ_WRITE, 1024, 0), nullptr);
-  clSVMFree(Context, nullptr); // a no-op, and no crash
-  char Host[16] = {};
-  EXPECT_EQ(clEnqueueSVMMemcpy(Queue, CL_TRUE, Host, Host + 8, 4, 0, nullptr, nullptr),
-            CL_INVALID_OPERATION);
-  int Pattern = 0;
-  EXPECT_EQ(clEnqueueSVMMemFill(Queue, Host, &Pattern, 4, 8, 0, nullptr, nullptr),
-            CL_INVALID_OPERATION);
-  EXPECT_EQ(clEnqueueSVMMap(Queue, CL_TRUE, CL_MAP_READ, Host, 8, 0, nullptr, nullptr),
-            CL_INVALID_OPERATION);
-  EXPECT_EQ(clEnqueueSVMUnmap(Queue, Host, 0, nullptr, nullptr), CL_INVALID_OPERATION);
-  EXPECT_EQ(clEnqueueSVMMemcpy(wrongHandle<cl_command_queue>(Context), CL_TRUE, Host, Host + 8, 4,
-                               0, nullptr, nullptr),
-            CL_INVALID_COMMAND_QUEUE);
 }
 

@@ -15,18 +15,6 @@ namespace weft::api {
 
 namespace {
 
-struct Enqueue {
-  CommandQueue *Queue;
-  std::vector<Ref<Event>> WaitList;
-};
-
-/// The checks every enqueue starts with: the queue, then the wait list.
-Result<Enqueue> begin(cl_command_queue Q, cl_uint NumEvents, const cl_event *Events) {
-  WEFT_TRY(Queue, get<CommandQueue>(Q));
-  WEFT_TRY(Wait, waitList(NumEvents, Events, &Queue->context()));
-  return Enqueue{Queue, std::move(Wait)};
-}
-
 /// A memory object of any kind that must belong to the queue's context.
 Result<MemObject *> memObject(const Enqueue &E, cl_mem M) {
   WEFT_TRY(Mem, get<MemObject>(M));
@@ -41,17 +29,6 @@ Result<Buffer *> buffer(const Enqueue &E, cl_mem M) {
   Buffer *B = Mem->as<Buffer>();
   WEFT_CHECK(!B, CL_INVALID_MEM_OBJECT, "the memory object is not a buffer");
   return B;
-}
-
-Status submit(Enqueue &E, std::shared_ptr<Command> Cmd, cl_event *Out, bool Blocking) {
-  Ref<Event> Ev = E.Queue->enqueue(std::move(Cmd), E.WaitList);
-  returnEvent(Ev, Out);
-  return Blocking ? waitBlocking(Ev) : Status();
-}
-
-template <typename C, typename... Args>
-Status submitNew(Enqueue &E, cl_event *Out, bool Blocking, Args &&...A) {
-  return submit(E, std::make_shared<C>(*E.Queue, std::forward<Args>(A)...), Out, Blocking);
 }
 
 TransferDirection direction(bool IsRead) {
@@ -100,7 +77,7 @@ Status rectTransfer(cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t
                     size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch,
                     void *Ptr, cl_uint NumEvents, const cl_event *Events, cl_event *Out,
                     bool IsRead) {
-  WEFT_TRY(E, begin(Q, NumEvents, Events));
+  WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
   WEFT_TRY(Mem, buffer(E, M));
   if (auto S = checkRegion(BufferOrigin, HostOrigin, Region); !S)
     return S;
@@ -123,7 +100,7 @@ Status rectTransfer(cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t
 Status transfer(cl_command_queue Q, cl_mem M, bool Blocking, size_t Offset, size_t Size,
                 void *Ptr, cl_uint NumEvents, const cl_event *Events, cl_event *Out,
                 bool IsRead) {
-  WEFT_TRY(E, begin(Q, NumEvents, Events));
+  WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
   WEFT_TRY(Mem, buffer(E, M));
   WEFT_CHECK(!Ptr, CL_INVALID_VALUE, "ptr is NULL");
   WEFT_CHECK(!Mem->contains(Offset, Size), CL_INVALID_VALUE,
@@ -158,7 +135,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue Q, cl_mem Src, cl_mem Ds
                                        size_t SrcOffset, size_t DstOffset, size_t Size,
                                        cl_uint NumEvents, const cl_event *Events, cl_event *Out) {
   return entry([&]() -> Status {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
     WEFT_TRY(S, buffer(E, Src));
     WEFT_TRY(D, buffer(E, Dst));
     WEFT_CHECK(Size == 0 || !S->contains(SrcOffset, Size) || !D->contains(DstOffset, Size),
@@ -204,7 +181,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue Q, cl_mem Src, cl_me
                                            size_t DstSlicePitch, cl_uint NumEvents,
                                            const cl_event *Events, cl_event *Out) {
   return entry([&]() -> Status {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
     WEFT_TRY(S, buffer(E, Src));
     WEFT_TRY(D, buffer(E, Dst));
     if (auto St = checkRegion(SrcOrigin, DstOrigin, Region); !St)
@@ -230,7 +207,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue Q, cl_mem M, const void 
                                        size_t PatternSize, size_t Offset, size_t Size,
                                        cl_uint NumEvents, const cl_event *Events, cl_event *Out) {
   return entry([&]() -> Status {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
     WEFT_TRY(Mem, buffer(E, M));
     WEFT_CHECK(!Pattern, CL_INVALID_VALUE, "pattern is NULL");
     WEFT_CHECK(PatternSize == 0 || PatternSize > 128 || (PatternSize & (PatternSize - 1)),
@@ -250,12 +227,10 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue Q, cl_mem M, cl_bool Block
                                      cl_uint NumEvents, const cl_event *Events, cl_event *Out,
                                      cl_int *ErrcodeRet) {
   return create<void *>(ErrcodeRet, [&]() -> Result<void *> {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
     WEFT_TRY(Mem, buffer(E, M));
-    WEFT_CHECK(Flags & ~cl_map_flags(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION),
-               CL_INVALID_VALUE, "unknown map flags");
-    WEFT_CHECK((Flags & CL_MAP_WRITE_INVALIDATE_REGION) && (Flags & (CL_MAP_READ | CL_MAP_WRITE)),
-               CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION with READ or WRITE");
+    if (Status S = checkMapFlags(Flags); !S)
+      return S.error();
     WEFT_CHECK(Size == 0 || !Mem->contains(Offset, Size), CL_INVALID_VALUE,
                "the region is empty or out of the buffer's bounds");
     WEFT_CHECK((Flags & CL_MAP_READ) && hostCannotRead(*Mem), CL_INVALID_OPERATION,
@@ -281,7 +256,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue Q, cl_mem M, void *P
                                            cl_uint NumEvents, const cl_event *Events,
                                            cl_event *Out) {
   return entry([&]() -> Status {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
     WEFT_TRY(Mem, memObject(E, M));
     WEFT_CHECK(!Ptr, CL_INVALID_VALUE, "mapped_ptr is NULL");
     WEFT_CHECK(!Mem->removeMapping(Ptr), CL_INVALID_VALUE,
@@ -296,7 +271,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue Q, cl_uint NumMem
                                               cl_uint NumEvents, const cl_event *Events,
                                               cl_event *Out) {
   return entry([&]() -> Status {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
     WEFT_CHECK(NumMemObjects == 0 || !MemObjects, CL_INVALID_VALUE, "no memory objects");
     WEFT_CHECK(Flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST |
                                                CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED),
@@ -360,7 +335,7 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue Q, void(CL_CALLBACK *F
                                          cl_uint NumEvents, const cl_event *Events,
                                          cl_event *Out) {
   return entry([&]() -> Status {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
     WEFT_CHECK(!Fn, CL_INVALID_VALUE, "user_func is NULL");
     WEFT_CHECK(!Args && (CbArgs > 0 || NumMemObjects > 0), CL_INVALID_VALUE,
                "args is NULL but cb_args or num_mem_objects is not 0");
@@ -392,7 +367,7 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue Q, void(CL_CALLBACK *F
 cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue Q, cl_uint NumEvents,
                                                const cl_event *Events, cl_event *Out) {
   return entry([&]() -> Status {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
     return submit(E, std::make_shared<SyncCommand>(*E.Queue, CL_COMMAND_MARKER), Out, false);
   });
 }
@@ -400,7 +375,7 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue Q, cl_uint NumEv
 cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue Q, cl_uint NumEvents,
                                                 const cl_event *Events, cl_event *Out) {
   return entry([&]() -> Status {
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
     return submit(E, std::make_shared<SyncCommand>(*E.Queue, CL_COMMAND_BARRIER), Out, false);
   });
 }
@@ -408,7 +383,7 @@ cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue Q, cl_uint NumE
 cl_int CL_API_CALL clEnqueueMarker(cl_command_queue Q, cl_event *Out) {
   return entry([&]() -> Status {
     WEFT_CHECK(fromHandle<CommandQueue>(Q) && !Out, CL_INVALID_VALUE, "event is NULL");
-    WEFT_TRY(E, begin(Q, 0, nullptr));
+    WEFT_TRY(E, beginEnqueue(Q, 0, nullptr));
     return submit(E, std::make_shared<SyncCommand>(*E.Queue, CL_COMMAND_MARKER), Out, false);
   });
 }
@@ -424,7 +399,7 @@ cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue Q, cl_uint NumEvents,
     WEFT_CHECK(NumEvents == 0 || !Events, CL_INVALID_VALUE, "no events given");
     for (cl_uint I = 0; I < NumEvents; ++I)
       WEFT_VALID(Event, Events[I]);
-    WEFT_TRY(E, begin(Q, NumEvents, Events));
+    WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
     // A barrier on exactly these events.
     return submit(E, std::make_shared<SyncCommand>(*E.Queue, CL_COMMAND_BARRIER), nullptr, false);
   });

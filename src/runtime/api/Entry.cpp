@@ -62,4 +62,24 @@ Status waitBlocking(const Ref<Event> &Ev) {
   return {};
 }
 
+Result<Enqueue> beginEnqueue(cl_command_queue Q, cl_uint NumEvents, const cl_event *Events) {
+  WEFT_TRY(Queue, get<CommandQueue>(Q));
+  WEFT_TRY(Wait, waitList(NumEvents, Events, &Queue->context()));
+  return Enqueue{Queue, std::move(Wait)};
+}
+
+Status submit(Enqueue &E, std::shared_ptr<Command> Cmd, cl_event *Out, bool Blocking) {
+  Ref<Event> Ev = E.Queue->enqueue(std::move(Cmd), E.WaitList);
+  returnEvent(Ev, Out);
+  return Blocking ? waitBlocking(Ev) : Status();
+}
+
+Status checkMapFlags(cl_map_flags Flags) {
+  WEFT_CHECK(Flags & ~cl_map_flags(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION),
+             CL_INVALID_VALUE, "unknown map flags");
+  WEFT_CHECK((Flags & CL_MAP_WRITE_INVALIDATE_REGION) && (Flags & (CL_MAP_READ | CL_MAP_WRITE)),
+             CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION with READ or WRITE");
+  return {};
+}
+
 } // namespace weft::api

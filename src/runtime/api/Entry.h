@@ -166,4 +166,27 @@ void returnEvent(const Ref<Event> &Ev, cl_event *Out);
 /// when the command (or its wait list) failed.
 Status waitBlocking(const Ref<Event> &Ev);
 
+/// A checked enqueue: the queue and its wait list.
+struct Enqueue {
+  CommandQueue *Queue;
+  std::vector<Ref<Event>> WaitList;
+};
+
+/// The checks every clEnqueue* starts with: the queue, then the wait list.
+Result<Enqueue> beginEnqueue(cl_command_queue Q, cl_uint NumEvents, const cl_event *Events);
+
+/// Hands Cmd to the queue, returns its event through Out, and waits for it
+/// when Blocking.
+Status submit(Enqueue &E, std::shared_ptr<Command> Cmd, cl_event *Out, bool Blocking);
+
+/// submit() of a new command C(queue, A...).
+template <typename C, typename... Args>
+Status submitNew(Enqueue &E, cl_event *Out, bool Blocking, Args &&...A) {
+  return submit(E, std::make_shared<C>(*E.Queue, std::forward<Args>(A)...), Out, Blocking);
+}
+
+/// The map flags of clEnqueueMapBuffer, clEnqueueMapImage and
+/// clEnqueueSVMMap: known bits, and CL_MAP_WRITE_INVALIDATE_REGION alone.
+Status checkMapFlags(cl_map_flags Flags);
+
 } // namespace weft::api

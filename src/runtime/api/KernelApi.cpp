@@ -346,14 +346,36 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel K, cl_uint Index, const vo
   });
 }
 
+// Host and device share one address space, so no SVM pointer, named or not,
+// needs any preparation before a kernel reads it: once checked, neither
+// setting changes what the kernel can reach, and there is nothing to record.
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel K, cl_kernel_exec_info Param, size_t Size,
                                        const void *Value) {
   return entry([&]() -> Status {
     WEFT_VALID(Kernel, K);
-    WEFT_CHECK(Param != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
-                   Param != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
-               CL_INVALID_VALUE, "unknown cl_kernel_exec_info");
-    return makeError(CL_INVALID_OPERATION, "the device does not support SVM");
+    switch (Param) {
+    case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+      // "CL_INVALID_OPERATION if param_name is CL_KERNEL_EXEC_INFO_SVM_PTRS
+      // and no devices in the context associated with kernel support SVM."
+      WEFT_CHECK(SvmCapabilities == 0, CL_INVALID_OPERATION, "the device does not support SVM");
+      // An empty set is param_value_size 0 and param_value NULL.
+      WEFT_CHECK(!Value && Size > 0, CL_INVALID_VALUE, "param_value is NULL");
+      WEFT_CHECK(Size % sizeof(void *), CL_INVALID_VALUE,
+                 "param_value_size is not a multiple of sizeof(void *)");
+      return {};
+    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM: {
+      WEFT_CHECK(!Value, CL_INVALID_VALUE, "param_value is NULL");
+      WEFT_CHECK(Size != sizeof(cl_bool), CL_INVALID_VALUE,
+                 "param_value_size is not sizeof(cl_bool)");
+      cl_bool On;
+      std::memcpy(&On, Value, sizeof(On));
+      WEFT_CHECK(On && !(SvmCapabilities & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM), CL_INVALID_OPERATION,
+                 "the device does not support fine-grained system SVM");
+      return {};
+    }
+    default:
+      return makeError(CL_INVALID_VALUE, "unknown cl_kernel_exec_info");
+    }
   });
 }
 

@@ -50,6 +50,13 @@ Result<cl_mem> createBuffer(cl_context C, const cl_mem_properties *Properties,
              "host_ptr is NULL with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");
   WEFT_CHECK(!NeedsPtr && HostPtr, CL_INVALID_HOST_PTR,
              "host_ptr given without CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");
+  // "if CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR is set in flags, and
+  // host_ptr is a pointer returned by clSVMAlloc, and size is greater than
+  // the size passed to clSVMAlloc" (and so for a pointer inside one).
+  if (NeedsPtr)
+    if (auto In = Ctx->svm().find(HostPtr))
+      WEFT_CHECK(Size > In->Alloc.Size - In->Offset, CL_INVALID_BUFFER_SIZE,
+                 "size exceeds the SVM allocation host_ptr points into");
   WEFT_TRY(Buf, Buffer::create(*Ctx, Flags, Size, HostPtr, std::move(Props)));
   return static_cast<cl_mem>(Buf.release());
 }
@@ -75,7 +82,7 @@ Result<InfoValue> memInfo(MemObject &M, cl_mem_info Param) {
   case CL_MEM_OFFSET:
     return InfoValue(M.offset());
   case CL_MEM_USES_SVM_POINTER:
-    return InfoValue(cl_bool(CL_FALSE));
+    return InfoValue(cl_bool(M.usesSvmPointer()));
   case CL_MEM_PROPERTIES:
     return InfoValue(M.properties());
   default:

@@ -1,8 +1,8 @@
 // Entry points of OpenCL 3.0 optional features the device does not report
-// yet: images and samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE), pipes
-// (CL_DEVICE_PIPE_SUPPORT is CL_FALSE) and SVM (CL_DEVICE_SVM_CAPABILITIES
-// is 0). Each returns exactly what the specification requires of a device
-// without the feature, after the usual handle checks.
+// yet: images and samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE) and pipes
+// (CL_DEVICE_PIPE_SUPPORT is CL_FALSE). Each returns exactly what the
+// specification requires of a device without the feature, after the usual
+// handle checks.
 #include "runtime/Capabilities.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
@@ -13,7 +13,6 @@ namespace weft::api {
 // so: turning a feature on there without its entry points fails the build.
 static_assert(!Images.Supported, "images are reported: their entry points belong here");
 static_assert(!Pipes.Supported, "pipes are reported: their entry points belong here");
-static_assert(SvmCapabilities == 0, "SVM is reported: its entry points belong here");
 
 namespace {
 
@@ -147,45 +146,6 @@ cl_int CL_API_CALL clGetPipeInfo(cl_mem M, cl_pipe_info, size_t, void *, size_t 
     WEFT_VALID(MemObject, M);
     return makeError(CL_INVALID_MEM_OBJECT, "not a pipe object");
   });
-}
-
-// SVM: "If no devices in context support SVM, clSVMAlloc returns NULL".
-void *CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t, cl_uint) { return nullptr; }
-void CL_API_CALL clSVMFree(cl_context, void *) {}
-
-namespace {
-Status noSvm(cl_command_queue Q) {
-  WEFT_VALID(CommandQueue, Q);
-  return makeError(CL_INVALID_OPERATION, "the device does not support SVM");
-}
-} // namespace
-
-cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue Q, cl_uint, void *[],
-                                    void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[],
-                                                        void *),
-                                    void *, cl_uint, const cl_event *, cl_event *) {
-  return entry([&] { return noSvm(Q); });
-}
-cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue Q, cl_bool, void *, const void *, size_t,
-                                      cl_uint, const cl_event *, cl_event *) {
-  return entry([&] { return noSvm(Q); });
-}
-cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue Q, void *, const void *, size_t, size_t,
-                                       cl_uint, const cl_event *, cl_event *) {
-  return entry([&] { return noSvm(Q); });
-}
-cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue Q, cl_bool, cl_map_flags, void *, size_t,
-                                   cl_uint, const cl_event *, cl_event *) {
-  return entry([&] { return noSvm(Q); });
-}
-cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue Q, void *, cl_uint, const cl_event *,
-                                     cl_event *) {
-  return entry([&] { return noSvm(Q); });
-}
-cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue Q, cl_uint, const void **,
-                                          const size_t *, cl_mem_migration_flags, cl_uint,
-                                          const cl_event *, cl_event *) {
-  return entry([&] { return noSvm(Q); });
 }
 
 } // namespace weft::api

@@ -49,6 +49,33 @@ TEST(SvmRegistry, RemoveTakesOnlyABase) {
   EXPECT_EQ(R.count(), 0u);
 }
 
+TEST(SvmRegistry, AllocatesAlignedMemoryAndFreesOnlyItsOwnBases) {
+  SvmRegistry R;
+  for (size_t Alignment : {size_t(1), size_t(128), size_t(4096), size_t(1) << 16}) {
+    void *P = R.allocate(100, Alignment, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER);
+    ASSERT_NE(P, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(P) % Alignment, 0u) << Alignment;
+    static_cast<char *>(P)[99] = 1; // the whole size is usable
+    auto L = R.find(static_cast<char *>(P) + 99);
+    ASSERT_TRUE(L);
+    EXPECT_EQ(L->Alloc.Size, 100u);
+    EXPECT_EQ(L->Offset, 99u);
+    EXPECT_EQ(L->Alloc.Flags, cl_svm_mem_flags(CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER));
+    EXPECT_FALSE(R.free(static_cast<char *>(P) + 1)) << "an inner pointer is not the allocation";
+    EXPECT_FALSE(R.remove(P)) << "what allocate() made goes back through free()";
+    EXPECT_TRUE(R.free(P));
+    EXPECT_FALSE(R.find(P));
+    EXPECT_FALSE(R.free(P)) << "freed twice";
+  }
+  alignas(64) static char Foreign[64];
+  R.add(Foreign, sizeof(Foreign), CL_MEM_READ_WRITE);
+  EXPECT_FALSE(R.free(Foreign)) << "memory the registry does not own is never freed";
+  EXPECT_TRUE(R.remove(Foreign));
+  // What is left is freed with the registry (the sanitizer build checks).
+  EXPECT_NE(R.allocate(64, 0, CL_MEM_READ_WRITE), nullptr);
+  EXPECT_EQ(R.allocate(SIZE_MAX - 8, 128, CL_MEM_READ_WRITE), nullptr);
+}
+
 TEST(SvmRegistry, LookupsRunBesideChanges) {
   static std::vector<char> Blocks(64 * 128);
   SvmRegistry R;
