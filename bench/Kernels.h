@@ -31,6 +31,11 @@ extern const char *const Math;
 /// `filter`: a TAPS-tap FIR filter, its coefficients in __constant memory.
 extern const char *const Filter;
 
+/// `chase`: each work-item walks a linked list the host built in SVM, and
+/// `ping`: a value passed back and forth with the host through
+/// fine-grained SVM atomics; build with -cl-std=CL2.0 or CL3.0.
+extern const char *const Svm;
+
 /// A realistic program of about 300 lines (structs, 17 helpers, 12 kernels)
 /// whose text is unique per Salt, so that no compiler cache can hit on it.
 /// Its kernel `saltProbe(Out, In)` writes hashUint(In[i]) ^ Salt.

@@ -40,6 +40,7 @@ std::vector<std::unique_ptr<Figure>> makeAllFigures() {
   All.push_back(makeRemainders());
   All.push_back(makeFilter());
   All.push_back(makeBuild());
+  All.push_back(makeSvm());
   return All;
 }
 
