@@ -60,6 +60,7 @@ constexpr NamedVersion OpenCLCFeatures[] = {
     {"__opencl_c_atomic_scope_device", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_atomic_scope_all_devices", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_pipes", CL_MAKE_VERSION(3, 0, 0)},
 };
 
 /// Images and samplers (CL_DEVICE_IMAGE_SUPPORT and the image limits).
@@ -73,12 +74,16 @@ struct ImageFeatures {
 };
 constexpr ImageFeatures Images{false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
-/// Pipes (CL_DEVICE_PIPE_SUPPORT and the pipe limits).
+/// Pipes (CL_DEVICE_PIPE_SUPPORT and the pipe limits): a lock-free ring in
+/// the pipe's memory (PipeLayout.h) that the built-ins of
+/// src/builtins/Pipes.cl drive. A reservation is a value, not a table entry,
+/// so reservations are limited only by the pipe's capacity; the reported
+/// limit is what a kernel may count on.
 struct PipeFeatures {
   bool Supported;
   cl_uint MaxArgs, MaxActiveReservations, MaxPacketSize;
 };
-constexpr PipeFeatures Pipes{false, 0, 0, 0};
+constexpr PipeFeatures Pipes{true, 16, 1u << 16, 1u << 20};
 
 /// Shared virtual memory (CL_DEVICE_SVM_CAPABILITIES): host and device
 /// share one address space, so every kind is natural (api/SvmApi.cpp), and
@@ -165,6 +170,8 @@ static_assert(listed(OpenCLCFeatures, "__opencl_c_images") == Images.Supported);
 static_assert(listed(OpenCLCFeatures, "__opencl_c_read_write_images") ==
               (Images.Supported && Images.MaxReadWriteArgs > 0));
 static_assert(listed(OpenCLCFeatures, "__opencl_c_pipes") == Pipes.Supported);
+// OpenCL C 3.0: __opencl_c_pipes needs the generic address space.
+static_assert(!Pipes.Supported || GenericAddressSpace);
 static_assert(listed(OpenCLCFeatures, "__opencl_c_device_enqueue") ==
               (DeviceQueues.Capabilities != 0));
 static_assert(listed(OpenCLCFeatures, "__opencl_c_generic_address_space") == GenericAddressSpace);

@@ -1,5 +1,5 @@
-// OpenCL 3.0 optional features the device does not report (images and
-// samplers, pipes): each entry point answers
+// The OpenCL 3.0 optional feature the device does not report (images and
+// samplers): each entry point answers
 // exactly as the specification requires of a device without the feature,
 // and the device queries agree that the feature is absent.
 #include "ApiTest.h"
@@ -14,7 +14,6 @@ class Optional : public WithQueue {};
 
 TEST_F(Optional, DeviceReportsTheFeaturesAbsent) {
   EXPECT_EQ(info<cl_bool>(clGetDeviceInfo, Device, CL_DEVICE_IMAGE_SUPPORT), cl_bool(CL_FALSE));
-  EXPECT_EQ(info<cl_bool>(clGetDeviceInfo, Device, CL_DEVICE_PIPE_SUPPORT), cl_bool(CL_FALSE));
 }
 
 TEST_F(Optional, ImagesAndSamplers) {
@@ -80,18 +79,5 @@ TEST_F(Optional, ImagesAndSamplers) {
                               0, nullptr, nullptr, &Err),
             nullptr);
   EXPECT_EQ(Err, CL_INVALID_MEM_OBJECT);
-}
-
-TEST_F(Optional, Pipes) {
-  cl_int Err = CL_SUCCESS;
-  EXPECT_EQ(clCreatePipe(Context, CL_MEM_READ_WRITE, 4, 16, nullptr, &Err), nullptr);
-  EXPECT_EQ(Err, CL_INVALID_OPERATION);
-  EXPECT_EQ(clCreatePipe(wrongHandle<cl_context>(Queue), CL_MEM_READ_WRITE, 4, 16, nullptr, &Err),
-            nullptr);
-  EXPECT_EQ(Err, CL_INVALID_CONTEXT);
-  cl_mem Buf = buffer(64);
-  cl_uint Packet;
-  EXPECT_EQ(clGetPipeInfo(Buf, CL_PIPE_PACKET_SIZE, sizeof(Packet), &Packet, nullptr),
-            CL_INVALID_MEM_OBJECT);
 }
 

@@ -1,5 +1,6 @@
 // Kernel objects: creation, arguments and queries.
 #include "runtime/Capabilities.h"
+#include "runtime/Pipe.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
 
@@ -195,16 +196,22 @@ Result<KernelArgValue> decodeArg(const Kernel &K, const KernelArgDesc &A, size_t
                    " bytes, not " + std::to_string(Size));
     return KernelArgValue(ArgBytes{std::vector<unsigned char>(
         static_cast<const unsigned char *>(Value), static_cast<const unsigned char *>(Value) + Size)});
+  case ArgKind::Pipe: {
+    // "CL_INVALID_MEM_OBJECT if arg_value is NULL and it must point to a
+    // valid memory object, [or] points to NULL", or to another kind.
+    WEFT_CHECK(Size != sizeof(cl_mem), CL_INVALID_ARG_SIZE, "a pipe argument takes sizeof(cl_mem)");
+    WEFT_CHECK(!Value, CL_INVALID_MEM_OBJECT, "a pipe argument needs arg_value");
+    WEFT_TRY(P, memArg<Pipe>(K, Size, Value, CL_INVALID_MEM_OBJECT, "pipe"));
+    WEFT_CHECK(!P, CL_INVALID_MEM_OBJECT, "arg_value points to NULL, not a pipe");
+    return KernelArgValue(ArgPipe{P->weak()});
+  }
   case ArgKind::Image:
-  case ArgKind::Pipe:
-    // No image or pipe object exists while the device reports neither
-    // (Capabilities.h), so every handle is of the wrong kind.
+    // No image object exists while the device reports none (Capabilities.h),
+    // so every handle is of the wrong kind.
     WEFT_CHECK(Size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
-               "an image or pipe argument takes sizeof(cl_mem)");
-    WEFT_CHECK(!Value, CL_INVALID_ARG_VALUE, "an image or pipe argument needs arg_value");
-    return makeError(CL_INVALID_MEM_OBJECT, A.Kind == ArgKind::Image
-                                                ? "arg_value is not an image object"
-                                                : "arg_value is not a pipe object");
+               "an image argument takes sizeof(cl_mem)");
+    WEFT_CHECK(!Value, CL_INVALID_ARG_VALUE, "an image argument needs arg_value");
+    return makeError(CL_INVALID_MEM_OBJECT, "arg_value is not an image object");
   case ArgKind::Sampler:
     WEFT_CHECK(Size != sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
                "a sampler argument takes sizeof(cl_sampler)");

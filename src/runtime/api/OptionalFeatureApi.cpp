@@ -1,8 +1,7 @@
-// Entry points of OpenCL 3.0 optional features the device does not report
-// yet: images and samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE) and pipes
-// (CL_DEVICE_PIPE_SUPPORT is CL_FALSE). Each returns exactly what the
-// specification requires of a device without the feature, after the usual
-// handle checks.
+// Entry points of the OpenCL 3.0 optional feature the device does not
+// report yet: images and samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE).
+// Each returns exactly what the specification requires of a device without
+// the feature, after the usual handle checks.
 #include "runtime/Capabilities.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
@@ -12,7 +11,6 @@ namespace weft::api {
 // These answers are true only while the feature table (Capabilities.h) says
 // so: turning a feature on there without its entry points fails the build.
 static_assert(!Images.Supported, "images are reported: their entry points belong here");
-static_assert(!Pipes.Supported, "pipes are reported: their entry points belong here");
 
 namespace {
 
@@ -131,21 +129,6 @@ cl_int CL_API_CALL clRetainSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
 cl_int CL_API_CALL clReleaseSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
 cl_int CL_API_CALL clGetSamplerInfo(cl_sampler, cl_sampler_info, size_t, void *, size_t *) {
   return CL_INVALID_SAMPLER;
-}
-
-cl_mem CL_API_CALL clCreatePipe(cl_context C, cl_mem_flags, cl_uint, cl_uint,
-                                const cl_pipe_properties *, cl_int *ErrcodeRet) {
-  return create<cl_mem>(ErrcodeRet, [&]() -> Result<cl_mem> {
-    WEFT_VALID(Context, C);
-    return makeError(CL_INVALID_OPERATION, "no device in the context supports pipes");
-  });
-}
-
-cl_int CL_API_CALL clGetPipeInfo(cl_mem M, cl_pipe_info, size_t, void *, size_t *) {
-  return entry([&]() -> Status {
-    WEFT_VALID(MemObject, M);
-    return makeError(CL_INVALID_MEM_OBJECT, "not a pipe object");
-  });
 }
 
 } // namespace weft::api
