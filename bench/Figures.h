@@ -1,7 +1,8 @@
 // The figures weft_bench reports, in the order it reports them. Each factory
 // lives in the file of its family: runtime overheads and transfers
 // (FiguresRuntime.cpp), kernels (FiguresKernels.cpp), the compiler
-// (FigureBuild.cpp), shared virtual memory (FiguresSvm.cpp).
+// (FigureBuild.cpp), shared virtual memory (FiguresSvm.cpp), pipes
+// (FiguresPipe.cpp).
 #ifndef WEFT_BENCH_FIGURES_H
 #define WEFT_BENCH_FIGURES_H
 
@@ -26,6 +27,7 @@ std::unique_ptr<Figure> makeRemainders();       // 11. fmod and remainder
 std::unique_ptr<Figure> makeFilter();           // 12. FIR filter, __constant taps
 std::unique_ptr<Figure> makeBuild();            // 13. cold and cached clBuildProgram
 std::unique_ptr<Figure> makeSvm();              // 14. SVM pointer chase and ping-pong
+std::unique_ptr<Figure> makePipe();             // 15. packets through a pipe
 
 /// Every figure, in report order.
 std::vector<std::unique_ptr<Figure>> makeAllFigures();

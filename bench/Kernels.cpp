@@ -130,6 +130,21 @@ __kernel void ping(volatile __global atomic_int *Ball, __global int *Missed, int
 #endif
 )CLC";
 
+const char *const Pipe = R"CLC(
+// Each work-item writes one packet; a failed write is counted.
+__kernel void pipeSend(__global const uint *In, __write_only pipe uint Out,
+                       volatile __global uint *Failed) {
+  if (write_pipe(Out, &In[get_global_id(0)]) != 0)
+    atomic_inc(Failed);
+}
+
+// Each work-item reads one packet (0xffffffff where the pipe was empty).
+__kernel void pipeReceive(__read_only pipe uint In, __global uint *Out) {
+  uint V;
+  Out[get_global_id(0)] = read_pipe(In, &V) == 0 ? V : 0xffffffffu;
+}
+)CLC";
+
 const char *const Barriers = R"CLC(
 // A ring of WG values in __local memory, iterated Steps times: a 3-point
 // stencil, then a permutation (17 is odd, so L * 17 mod WG is one), each

@@ -36,6 +36,10 @@ extern const char *const Filter;
 /// fine-grained SVM atomics; build with -cl-std=CL2.0 or CL3.0.
 extern const char *const Svm;
 
+/// `pipeSend` and `pipeReceive`: one packet per work-item into and out of
+/// a pipe; build with -cl-std=CL2.0 or CL3.0 on a device with pipes.
+extern const char *const Pipe;
+
 /// A realistic program of about 300 lines (structs, 17 helpers, 12 kernels)
 /// whose text is unique per Salt, so that no compiler cache can hit on it.
 /// Its kernel `saltProbe(Out, In)` writes hashUint(In[i]) ^ Salt.

@@ -41,6 +41,7 @@ std::vector<std::unique_ptr<Figure>> makeAllFigures() {
   All.push_back(makeFilter());
   All.push_back(makeBuild());
   All.push_back(makeSvm());
+  All.push_back(makePipe());
   return All;
 }
 

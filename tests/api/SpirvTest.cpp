@@ -7,6 +7,7 @@
 // a crash: the translator asserts on what it cannot decode).
 #include "ApiTest.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -240,4 +241,46 @@ TEST_F(Spirv, NewerInstructionsAreLoweredAndRun) {
   std::memcpy(&ThreeBits, &Three, 4);
   std::vector<unsigned> Want = {1, 1, 3, unsigned(-3), 16, 5, 1024, ThreeBits, 77};
   EXPECT_EQ(read<unsigned>(Out, 9), Want);
+}
+
+// The pipe built-ins through SPIR-V (OpReserveWritePipe, OpWritePipe with
+// a reservation, OpGroupReserveReadPipe, the queries): the translator
+// calls them by the names the builtin library defines.
+TEST_F(Spirv, PipesMovePacketsThroughAnIlProgram) {
+  cl_program P = fromIL(readSpirv("pipes.spv"));
+  ASSERT_NE(P, nullptr);
+  ASSERT_EQ(clBuildProgram(P, 1, &Device, "", nullptr, nullptr), CL_SUCCESS) << buildLog(P);
+  cl_int Err;
+  cl_kernel Produce = clCreateKernel(P, "produce", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedKernels.push_back(Produce);
+  cl_kernel Consume = clCreateKernel(P, "consume", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedKernels.push_back(Consume);
+  const size_t N = 64, L = 16;
+  std::vector<int> In(N);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = int(I * I + 3);
+  cl_mem Src = buffer(N * sizeof(int), CL_MEM_COPY_HOST_PTR, In.data());
+  cl_mem Ok = buffer(N * sizeof(int)), Dst = buffer(N * sizeof(int));
+  cl_mem Counts = buffer(2 * sizeof(cl_uint));
+  cl_mem Pipe = clCreatePipe(Context, 0, sizeof(int), cl_uint(N), nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedMems.push_back(Pipe);
+  ASSERT_EQ(clSetKernelArg(Produce, 0, sizeof(cl_mem), &Src), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Produce, 1, sizeof(cl_mem), &Pipe), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Produce, 2, sizeof(cl_mem), &Ok), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Produce, 1, nullptr, &N, &L, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  auto Written = read<int>(Ok, N);
+  EXPECT_EQ(std::count(Written.begin(), Written.end(), 1), long(N));
+  ASSERT_EQ(clSetKernelArg(Consume, 0, sizeof(cl_mem), &Pipe), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Consume, 1, sizeof(cl_mem), &Dst), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Consume, 2, sizeof(cl_mem), &Counts), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Consume, 1, nullptr, &N, &L, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(read<cl_uint>(Counts, 2), (std::vector<cl_uint>{cl_uint(N), cl_uint(N)}));
+  auto Out = read<int>(Dst, N);
+  std::sort(Out.begin(), Out.end());
+  EXPECT_EQ(Out, In) << "every packet once (In is sorted)";
 }
