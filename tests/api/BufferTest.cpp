@@ -440,6 +440,24 @@ TEST_F(Buffers, RectErrors) {
   // Slice pitch smaller than region[1] * row pitch.
   size_t R3[3] = {4, 4, 2};
   EXPECT_EQ(Read(O, O, R3, 8, 16), CL_INVALID_VALUE);
+  // Regression: a slice pitch that is not a multiple of the row pitch
+  // (given, or region[0] for 0) was accepted; every rect command refuses it.
+  EXPECT_EQ(Read(O, O, R3, 8, 36), CL_INVALID_VALUE);
+  EXPECT_EQ(Read(O, O, R3, 0, 18), CL_INVALID_VALUE);
+  EXPECT_EQ(Read(O, O, R3, 8, 40), CL_SUCCESS);
+  EXPECT_EQ(clEnqueueReadBufferRect(Queue, M, CL_TRUE, O, O, R3, 0, 0, 8, 36, Host, 0, nullptr,
+                                    nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueWriteBufferRect(Queue, M, CL_TRUE, O, O, R3, 8, 36, 0, 0, Host, 0, nullptr,
+                                     nullptr),
+            CL_INVALID_VALUE);
+  {
+    cl_mem To = buffer(256);
+    EXPECT_EQ(clEnqueueCopyBufferRect(Queue, M, To, O, O, R3, 8, 36, 8, 40, 0, nullptr, nullptr),
+              CL_INVALID_VALUE);
+    EXPECT_EQ(clEnqueueCopyBufferRect(Queue, M, To, O, O, R3, 8, 40, 8, 36, 0, nullptr, nullptr),
+              CL_INVALID_VALUE);
+  }
   // Out of bounds: the last row ends past the buffer.
   size_t Far[3] = {0, 15, 0};
   EXPECT_EQ(Read(Far, O, R, 16, 0), CL_INVALID_VALUE);

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <pthread.h>
 #include <set>
 #include <unistd.h>
 
@@ -323,6 +324,68 @@ __kernel void broken(__global int *d) { d[0] = undeclared_weft_identifier; }
   cl_uint N;
   EXPECT_EQ(clCreateKernelsInProgram(P, 0, nullptr, &N), CL_INVALID_PROGRAM_EXECUTABLE);
   EXPECT_EQ(clReleaseProgram(P), CL_SUCCESS);
+}
+
+// Regression: a kernel with thousands of nested unbraced `if`s overflowed
+// the stack inside the in-process front end (SIGSEGV, the host process
+// gone). Builds run on a thread of their own with a large stack, so the
+// program builds and runs, also when clBuildProgram is called from a
+// thread whose own stack is small.
+TEST_F(Programs, DeeplyNestedProgramsBuildFromAThreadWithASmallStack) {
+  const int Depth = 4000; // some 1 MiB of stack in the front end: 4 times the caller's
+  std::string Source = "__kernel void nested(__global int *o) {\n  int x = o[0];\n  ";
+  for (int I = 0; I < Depth; ++I)
+    Source += "if (x > " + std::to_string(I) + ") ";
+  Source += "o[1] = 7;\n}\n";
+  cl_program P = fromSource(Source.c_str());
+  struct Build {
+    cl_program P;
+    cl_device_id Device;
+    cl_int Result;
+  } B{P, Device, CL_SUCCESS};
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setstacksize(&Attr, 256 * 1024);
+  pthread_t Thread;
+  ASSERT_EQ(pthread_create(
+                &Thread, &Attr,
+                [](void *Arg) -> void * {
+                  auto *B = static_cast<Build *>(Arg);
+                  B->Result = clBuildProgram(B->P, 1, &B->Device, "", nullptr, nullptr);
+                  return nullptr;
+                },
+                &B),
+            0);
+  pthread_attr_destroy(&Attr);
+  pthread_join(Thread, nullptr);
+  ASSERT_EQ(B.Result, CL_SUCCESS) << buildLog(P);
+  cl_int Err;
+  cl_kernel K = clCreateKernel(P, "nested", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  int Init[2] = {Depth, 0};
+  cl_mem M = buffer(sizeof(Init), CL_MEM_COPY_HOST_PTR, Init);
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &M), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueTask(Queue, K, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(read<int>(M, 2)[1], 7);
+  clReleaseKernel(K);
+  clReleaseProgram(P);
+}
+
+// Nesting deeper than even the build thread's stack holds fails the build
+// with a log, and the process lives on: the stack overflow's fault is
+// handled on the build thread's alternate signal stack.
+TEST_F(Programs, NestingDeeperThanTheCompilersStackFailsTheBuild) {
+  std::string Source = "__kernel void deep(__global int *o) { o[0] = ";
+  Source += std::string(4000000, '~');
+  Source += "o[1]; }\n";
+  cl_program P = fromSource(Source.c_str());
+  EXPECT_EQ(clBuildProgram(P, 1, &Device, "", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(buildLog(P).find("internal compiler error"), std::string::npos) << buildLog(P);
+  clReleaseProgram(P);
+  // The next build is unaffected.
+  cl_program Fine = fromSource("__kernel void fine(__global int *o) { o[0] = 1; }");
+  EXPECT_EQ(clBuildProgram(Fine, 1, &Device, "", nullptr, nullptr), CL_SUCCESS);
+  clReleaseProgram(Fine);
 }
 
 TEST_F(Programs, InvalidBuildOptions) {

@@ -209,10 +209,14 @@ int formatPrintf(std::string &Out, const char *Format, const rt::PrintfArg *Args
     bool WidthStar = false, PrecisionStar = false;
     const char *After = parseSpec(P + 1, S, WidthStar, PrecisionStar);
     if (!After) {
-      // Not a conversion OpenCL C defines: print it as written.
-      Out += *P++;
-      continue;
+      // Not a conversion OpenCL C defines (undefined behaviour): which
+      // argument the next one would take is unknowable, so the rest of the
+      // format is printed as written and no argument is read. Reading on
+      // would hand, say, an int to a later %s as a string pointer.
+      Out.append(P);
+      return -1;
     }
+    const char *SpecStart = P;
     P = After;
     auto intArg = [&](int &V) {
       if (Next >= Count || rt::printfArgKind(Args[Next].Type) != rt::PrintfArgKind::Integer)
@@ -237,6 +241,13 @@ int formatPrintf(std::string &Out, const char *Format, const rt::PrintfArg *Args
     unsigned Elements = rt::printfArgElements(A.Type);
     if (rt::printfArgKind(A.Type) == rt::PrintfArgKind::Other || Elements == 0)
       return -1;
+    // Only %s reads memory through its argument: it must be a pointer (a
+    // string), not a number the format mismatched; the rest of the format
+    // is then printed as written.
+    if (S.Conversion == 's' && rt::printfArgKind(A.Type) != rt::PrintfArgKind::Pointer) {
+      Out.append(SpecStart);
+      return -1;
+    }
     const std::string Host = hostFormat(S);
     if (!S.VectorLength) {
       formatElement(Out, S, Host, A, 0);

@@ -47,11 +47,13 @@ Result<BufferRect> rect(const size_t *Origin, size_t RowPitch, size_t SlicePitch
                         const size_t *Region) {
   if (RowPitch == 0)
     RowPitch = Region[0];
+  WEFT_CHECK(RowPitch < Region[0], CL_INVALID_VALUE, "row pitch is less than region[0]");
+  // "if slice_pitch is not equal to zero and is not a multiple of row_pitch"
+  // (the row pitch as resolved: region[0] for 0).
+  WEFT_CHECK(SlicePitch != 0 && SlicePitch % RowPitch, CL_INVALID_VALUE,
+             "slice pitch is not a multiple of the row pitch");
   if (SlicePitch == 0)
     SlicePitch = Region[1] * RowPitch;
-  WEFT_CHECK(RowPitch < Region[0], CL_INVALID_VALUE, "row pitch is less than region[0]");
-  // A slice pitch need not be a multiple of the row pitch, but slices must
-  // not overlap.
   WEFT_CHECK(SlicePitch < Region[1] * RowPitch, CL_INVALID_VALUE,
              "slice pitch is less than region[1] * row pitch");
   return BufferRect{{Origin[0], Origin[1], Origin[2]}, RowPitch, SlicePitch};

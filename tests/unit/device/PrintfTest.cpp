@@ -85,7 +85,32 @@ TEST(PrintfFormat, StringsPointersAndPercent) {
 }
 
 TEST(PrintfFormat, TextThatIsNoConversionPrintsAsWritten) {
-  EXPECT_EQ(format("50% %y %v5hd end %", {}), "50% %y %v5hd end %");
+  // Undefined behaviour, so printf fails, but the text is all there.
+  EXPECT_EQ(format("50% %y %v5hd end %", {}, -1), "50% %y %v5hd end %");
+}
+
+// Regression: an invalid conversion before a %s, or a %s given a number,
+// crashed the host: the formatter read on past the invalid one, and took
+// the next argument (an int, a vector) for a string pointer. After an
+// invalid conversion no argument is read; %s takes only a pointer.
+TEST(PrintfFormat, NoArgumentIsReadAsAStringAfterAnInvalidConversion) {
+  int32_t One = 1;
+  int32_t V4[4] = {1, 2, 3, 4};
+  const char *Ok = "ok";
+  EXPECT_EQ(format("%q %s\n", {scalar(PrintfArgKind::Integer, One),
+                                scalar(PrintfArgKind::Pointer, Ok)},
+                   -1),
+            "%q %s\n");
+  EXPECT_EQ(format("%v4d %s\n", {vector(PrintfArgKind::Integer, V4),
+                                  scalar(PrintfArgKind::Pointer, Ok)},
+                   -1),
+            "%v4d %s\n");
+  EXPECT_EQ(format("x=%d %s!", {scalar(PrintfArgKind::Integer, One),
+                                scalar(PrintfArgKind::Integer, One)},
+                   -1),
+            "x=1 %s!");
+  float F = 2;
+  EXPECT_EQ(format("%s", {scalar(PrintfArgKind::Float, F)}, -1), "%s");
 }
 
 TEST(PrintfFormat, MissingOrMismatchedArgumentsFail) {
@@ -101,7 +126,7 @@ TEST(PrintfFormat, MissingOrMismatchedArgumentsFail) {
 TEST(PrintfFormat, VectorConversionsNeedALengthModifierExceptForFloats) {
   int32_t V2[2] = {1, 2};
   double D2[2] = {0.5, 1.5};
-  EXPECT_EQ(format("%v2d|", {vector(PrintfArgKind::Integer, V2)}), "%v2d|");
+  EXPECT_EQ(format("%v2d|", {vector(PrintfArgKind::Integer, V2)}, -1), "%v2d|");
   EXPECT_EQ(format("%v2f", {vector(PrintfArgKind::Float, D2)}), "0.500000,1.500000");
 }
 
