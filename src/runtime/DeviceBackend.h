@@ -47,6 +47,8 @@ struct DeviceProperties {
 /// One NDRange ready to run: everything the device needs, owned by value.
 struct KernelLaunch {
   WorkGroupFn Fn = nullptr;
+  /// The kernel's name, for reports (WEFT_DEBUG).
+  std::string Name;
   unsigned WorkDim = 1;
   std::array<uint64_t, 3> GlobalSize{1, 1, 1};
   std::array<uint64_t, 3> GlobalOffset{0, 0, 0};

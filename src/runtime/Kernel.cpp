@@ -85,6 +85,7 @@ Result<Kernel::Snapshot> Kernel::snapshot() const {
   Snapshot S;
   auto L = std::make_shared<KernelLaunch>();
   L->Fn = Fn;
+  L->Name = Desc.Name;
   L->PrivateFrameSize = Desc.PrivateFrameSize;
   L->UsesPrintf = Desc.UsesPrintf;
   std::lock_guard<std::mutex> Lock(Mutex);

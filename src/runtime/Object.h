@@ -17,6 +17,8 @@
 // while the application still holds the object.
 #pragma once
 
+#include "runtime/LiveHandles.h"
+
 #include <CL/cl_icd.h>
 
 #include <atomic>
@@ -115,8 +117,12 @@ public:
   Object() {
     HandleT::Dispatch = icdDispatchTable();
     HandleT::Kind = K;
+    handles::add(static_cast<HandleT *>(this));
   }
-  ~Object() override { HandleT::Kind = HandleKind::Dead; }
+  ~Object() override {
+    handles::remove(static_cast<HandleT *>(this));
+    HandleT::Kind = HandleKind::Dead;
+  }
   HandleT *handle() { return this; }
 };
 

@@ -467,3 +467,27 @@ TEST_F(Kernels, LocalArguments) {
   for (size_t I = 0; I < N; ++I)
     ASSERT_EQ(Got[I], int(SLocal - 1 - I % SLocal) * 3) << I;
 }
+
+// Regression (found by weft_fuzz_api): a cl_mem that arg_value points to is
+// not checked by the ICD loader, and a value that was no handle at all made
+// Weft read through it (SIGSEGV). Handles that arrive inside data are now
+// looked up among the live ones before anything reads them.
+TEST_F(Kernels, WildHandleValuesInsideArgumentsAreInvalidNotFatal) {
+  cl_kernel K = make("args");
+  int NotAnObject = 42;
+  for (uintptr_t Wild : {uintptr_t(0x2a), uintptr_t(0x7fff0000dead), uintptr_t(&NotAnObject)}) {
+    cl_mem M = reinterpret_cast<cl_mem>(Wild);
+    EXPECT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &M), CL_INVALID_MEM_OBJECT);
+    // (clWaitForEvents and clCreateContext are dispatched by the loader
+    // through the first event or device, so a wild one never reaches Weft.)
+    cl_event E = reinterpret_cast<cl_event>(Wild);
+    EXPECT_EQ(clEnqueueMarkerWithWaitList(Queue, 1, &E, nullptr), CL_INVALID_EVENT_WAIT_LIST);
+    cl_event Two[] = {nullptr, E};
+    ASSERT_EQ(clEnqueueMarkerWithWaitList(Queue, 0, nullptr, &Two[0]), CL_SUCCESS);
+    EXPECT_EQ(clWaitForEvents(2, Two), CL_INVALID_EVENT);
+    clReleaseEvent(Two[0]);
+    cl_mem List[] = {M};
+    EXPECT_EQ(clEnqueueMigrateMemObjects(Queue, 1, List, 0, 0, nullptr, nullptr),
+              CL_INVALID_MEM_OBJECT);
+  }
+}

@@ -1,5 +1,6 @@
 // Work-group execution on the TBB arena.
 #include "device/cpu/CpuDevice.h"
+#include "device/cpu/KernelFaultReport.h"
 #include "device/cpu/CpuInfo.h"
 #include "device/cpu/Printf.h"
 #include "device/cpu/TsanHandOff.h"
@@ -87,6 +88,7 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
     Args[L.LocalArgs[I].first] = &LocalArgPtrs[I];
   }
 
+  RunningKernel Running(L.Name.c_str()); // for WEFT_DEBUG's fault report
   for (size_t G = Begin; G < End; ++G) {
     uint64_t Linear = G;
     for (int D = 0; D < 3; ++D) {
@@ -94,6 +96,7 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
       Linear /= NumGroups[D];
       uint64_t Start = Ctx.GroupId[D] * L.LocalSize[D];
       Ctx.LocalSize[D] = std::min<uint64_t>(L.LocalSize[D], L.GlobalSize[D] - Start);
+      Running.Group[D] = Ctx.GroupId[D];
     }
     L.Fn(Args.data(), &Ctx);
   }
@@ -102,6 +105,7 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
 } // namespace
 
 CpuDevice::CpuDevice() : Props(probeHostCpu()) {
+  installKernelFaultReport();
   int Units = int(Props.ComputeUnits);
   Parallelism = std::make_unique<tbb::global_control>(
       tbb::global_control::max_allowed_parallelism,

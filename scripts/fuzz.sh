@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds Weft's fuzz harnesses with clang-15 (libFuzzer, AddressSanitizer)
+# in ${WEFT_FUZZ_BUILD_DIR:-build-fuzz} and runs each for
+# ${WEFT_FUZZ_SECONDS:-60} seconds, starting from its seed corpus in
+# fuzz/corpus/ (new inputs go to the build directory, never the checkout).
+# Any crash, hang (an input running over ${WEFT_FUZZ_TIMEOUT:-300} s) or
+# sanitizer report fails the run and leaves the input that caused it in the
+# build directory (docs/robustness.md). WEFT_FUZZ_SEED fixes libFuzzer's
+# seed (0, the default, picks one).
+#
+#   scripts/fuzz.sh                 all three, 60 s each (the test suite's run)
+#   scripts/fuzz.sh api 3600        one harness (opencl_c, spirv, api) for an hour
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${WEFT_FUZZ_BUILD_DIR:-build-fuzz}
+HARNESSES=${1:-"opencl_c spirv api"}
+SECONDS_EACH=${2:-${WEFT_FUZZ_SECONDS:-60}}
+
+CC=clang-15 CXX=clang++-15 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DWEFT_FUZZ=ON -DWEFT_SANITIZE=address -DWEFT_BUILD_TESTS=OFF > /dev/null
+TARGETS=(weft)
+for H in $HARNESSES; do TARGETS+=("weft_fuzz_$H"); done
+cmake --build "$BUILD" -j "${WEFT_JOBS:-2}" --target "${TARGETS[@]}"
+
+export OCL_ICD_VENDORS="$PWD/$BUILD/vendors"
+# LLVM's crash recovery handles the faults of a crashing compile itself.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-allow_user_segv_handler=1:detect_leaks=0}"
+for H in $HARNESSES; do
+  WORK="$BUILD/fuzz/corpus-$H"
+  mkdir -p "$WORK" "$BUILD/fuzz/artifacts-$H"
+  echo "== weft_fuzz_$H: ${SECONDS_EACH}s"
+  "$BUILD/fuzz/weft_fuzz_$H" "$WORK" "fuzz/corpus/$H" -max_total_time="$SECONDS_EACH" \
+    -timeout="${WEFT_FUZZ_TIMEOUT:-300}" -seed="${WEFT_FUZZ_SEED:-0}" -rss_limit_mb=8192 \
+    -max_len=65536 -print_final_stats=1 \
+    -artifact_prefix="$BUILD/fuzz/artifacts-$H/" 2>&1 | tail -n 25
+done
