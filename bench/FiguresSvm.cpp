@@ -30,19 +30,23 @@ cl_device_svm_capabilities svmCapabilities(const Device &D) {
   return Caps;
 }
 
-/// The -cl-std that gives the device's OpenCL C 2.0 atomics, or "" if it
-/// has none with the all-SVM-devices scope.
+/// The -cl-std that gives the device's C11 atomics with the scope that
+/// reaches the host (memory_scope_all_svm_devices), or "" if it has none:
+/// OpenCL C 2.0, or 3.0 with __opencl_c_atomic_scope_all_devices.
 std::string atomicsStd(const Device &D) {
   char Version[128] = {};
   clGetDeviceInfo(D.Id, CL_DEVICE_VERSION, sizeof(Version), Version, nullptr);
   if (std::string(Version).rfind("OpenCL 2.", 0) == 0)
     return "-cl-std=CL2.0";
-  cl_device_atomic_capabilities Caps = 0;
-  if (clGetDeviceInfo(D.Id, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof(Caps), &Caps, nullptr) !=
-          CL_SUCCESS ||
-      !(Caps & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES) || !(Caps & CL_DEVICE_ATOMIC_ORDER_ACQ_REL))
+  size_t Size = 0;
+  if (clGetDeviceInfo(D.Id, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &Size) != CL_SUCCESS)
     return "";
-  return "-cl-std=CL3.0";
+  std::vector<cl_name_version> Features(Size / sizeof(cl_name_version));
+  clGetDeviceInfo(D.Id, CL_DEVICE_OPENCL_C_FEATURES, Size, Features.data(), nullptr);
+  for (const cl_name_version &F : Features)
+    if (std::string(F.name) == "__opencl_c_atomic_scope_all_devices")
+      return "-cl-std=CL3.0";
+  return "";
 }
 
 /// SVM allocations of one context, freed with it.

@@ -110,7 +110,9 @@ __kernel void chase(__global const Node *Heads, __global uint *Sums) {
   Sums[get_global_id(0)] = Sum;
 }
 
-#if __OPENCL_C_VERSION__ >= 200 // C11 atomics (the chase builds as OpenCL C 1.2)
+// C11 atomics with the scope that reaches the host: OpenCL C 2.0, or 3.0
+// with the feature (the chase builds without either).
+#if __OPENCL_C_VERSION__ == 200 || defined(__opencl_c_atomic_scope_all_devices)
 // One work-item turns every even value of *Ball into the next odd one, the
 // host every odd into the next even: Rounds round trips. A round that waits
 // too long sets *Missed, so a device that cannot run beside the host fails
