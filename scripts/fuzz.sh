@@ -27,9 +27,18 @@ export OCL_ICD_VENDORS="$PWD/$BUILD/vendors"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-allow_user_segv_handler=1:detect_leaks=0}"
 for H in $HARNESSES; do
   WORK="$BUILD/fuzz/corpus-$H"
-  mkdir -p "$WORK" "$BUILD/fuzz/artifacts-$H"
+  SEEDS="$BUILD/fuzz/seeds-$H"
+  rm -rf "$SEEDS"
+  mkdir -p "$WORK" "$SEEDS" "$BUILD/fuzz/artifacts-$H"
+  cp fuzz/corpus/"$H"/* "$SEEDS"/
+  if [ "$H" = opencl_c ]; then
+    # The API tests' OpenCL C too, each behind the options byte of -cl-std=CL3.0.
+    for F in tests/api/spirv/*.cl; do
+      { echo 1; cat "$F"; } > "$SEEDS/tests_$(basename "$F")"
+    done
+  fi
   echo "== weft_fuzz_$H: ${SECONDS_EACH}s"
-  "$BUILD/fuzz/weft_fuzz_$H" "$WORK" "fuzz/corpus/$H" -max_total_time="$SECONDS_EACH" \
+  "$BUILD/fuzz/weft_fuzz_$H" "$WORK" "$SEEDS" -max_total_time="$SECONDS_EACH" \
     -timeout="${WEFT_FUZZ_TIMEOUT:-300}" -seed="${WEFT_FUZZ_SEED:-0}" -rss_limit_mb=8192 \
     -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$BUILD/fuzz/artifacts-$H/" 2>&1 | tail -n 25

@@ -132,6 +132,30 @@ protected:
   std::vector<cl_kernel> OwnedKernels;
 };
 
+/// A queue plus SVM allocations, freed (after the queue finished) at
+/// TearDown.
+class WithSvm : public WithQueue {
+protected:
+  void TearDown() override {
+    if (Queue) {
+      EXPECT_EQ(clFinish(Queue), CL_SUCCESS);
+    }
+    for (void *P : OwnedSvm)
+      clSVMFree(Context, P);
+    WithQueue::TearDown();
+  }
+  /// An SVM allocation of Bytes bytes, freed at TearDown.
+  template <typename T = char>
+  T *alloc(size_t Bytes, cl_svm_mem_flags Flags = CL_MEM_READ_WRITE, cl_uint Alignment = 0) {
+    void *P = clSVMAlloc(Context, Flags, Bytes, Alignment);
+    EXPECT_NE(P, nullptr);
+    if (P)
+      OwnedSvm.push_back(P);
+    return static_cast<T *>(P);
+  }
+  std::vector<void *> OwnedSvm;
+};
+
 /// A kernel several tests enqueue: data[i] += amount.
 inline const char *AddSource = R"CLC(
 __kernel void add(__global int *data, int amount) {

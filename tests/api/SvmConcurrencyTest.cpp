@@ -79,30 +79,17 @@ bool awaitOnHost(int *Flag, int Want, std::chrono::seconds Limit = std::chrono::
   return true;
 }
 
-class SvmConcurrency : public WithQueue {
+class SvmConcurrency : public WithSvm {
 protected:
-  void TearDown() override {
-    if (Queue) {
-      EXPECT_EQ(clFinish(Queue), CL_SUCCESS);
-    }
-    for (void *P : Owned)
-      clSVMFree(Context, P);
-    WithQueue::TearDown();
-  }
   /// Zeroed fine-grained SVM with atomics, freed at TearDown.
   int *shared(size_t Count) {
-    void *P = clSVMAlloc(Context,
-                         CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
-                         Count * sizeof(int), 0);
-    EXPECT_NE(P, nullptr);
-    if (P) {
+    int *P = alloc<int>(Count * sizeof(int),
+                        CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS);
+    if (P)
       std::memset(P, 0, Count * sizeof(int));
-      Owned.push_back(P);
-    }
-    return static_cast<int *>(P);
+    return P;
   }
   cl_kernel make(const char *Name) { return kernel(Kernels, Name, "-cl-std=CL3.0"); }
-  std::vector<void *> Owned;
 };
 
 } // namespace

@@ -13,29 +13,11 @@ using namespace weft::test;
 
 namespace {
 
-class Svm : public WithQueue {
+class Svm : public WithSvm {
 protected:
-  void TearDown() override {
-    if (Queue) {
-      EXPECT_EQ(clFinish(Queue), CL_SUCCESS);
-    }
-    for (void *P : Owned)
-      clSVMFree(Context, P);
-    WithQueue::TearDown();
-  }
-  /// An SVM allocation freed at TearDown.
-  template <typename T = char>
-  T *alloc(size_t Bytes, cl_svm_mem_flags Flags = CL_MEM_READ_WRITE, cl_uint Alignment = 0) {
-    void *P = clSVMAlloc(Context, Flags, Bytes, Alignment);
-    EXPECT_NE(P, nullptr);
-    if (P)
-      Owned.push_back(P);
-    return static_cast<T *>(P);
-  }
   cl_command_type typeOf(cl_event E) {
     return info<cl_command_type>(clGetEventInfo, E, CL_EVENT_COMMAND_TYPE);
   }
-  std::vector<void *> Owned;
 };
 
 /// Kernels over SVM pointers: a copy with an offset, and a walk along a
@@ -321,7 +303,7 @@ TEST_F(Svm, EnqueueFreeCallsTheCallbackAfterTheCommandsBeforeIt) {
   cl_kernel K = kernel(SvmKernels, "scale");
   std::vector<int> In(64, 5);
   int *Src = static_cast<int *>(clSVMAlloc(Context, CL_MEM_READ_WRITE, 64 * sizeof(int), 0));
-  Owned.push_back(Src);
+  OwnedSvm.push_back(Src);
   std::copy(In.begin(), In.end(), Src);
   int Factor = 3;
   ASSERT_EQ(clSetKernelArgSVMPointer(K, 0, Src), CL_SUCCESS);
