@@ -17,8 +17,10 @@ struct alignas(64) Shard {
 constexpr size_t ShardCount = 64;
 
 Shard &shardOf(const void *Handle) {
-  // Objects are at least 64-byte apart: the low bits say nothing.
-  static Shard Shards[ShardCount];
+  // Never destroyed: an application may release objects from its own
+  // static destructors, after ours would have run.
+  static Shard *Shards = new Shard[ShardCount];
+  // Objects are at least 64 bytes apart: the low bits say nothing.
   return Shards[(reinterpret_cast<uintptr_t>(Handle) >> 6) % ShardCount];
 }
 
