@@ -15,6 +15,8 @@ Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
                                  const std::vector<Ref<Event>> &WaitList) {
   Ref<Event> Ev = Cmd->eventRef();
   std::vector<Ref<Event>> Deps = WaitList;
+  // A dependency for order only: its failure does not fail this command.
+  Ref<Event> OrderOnly;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (inOrder()) {
@@ -26,18 +28,31 @@ Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
       // Forget finished commands, amortized: a scan only when the list has
       // doubled since the last one, so enqueue stays O(1) with thousands of
       // commands in flight.
+      auto terminal = [](const Ref<Event> &E) { return E->isTerminal(); };
       if (Pending.size() >= PruneAt) {
-        Pending.erase(std::remove_if(Pending.begin(), Pending.end(),
-                                     [](const Ref<Event> &E) { return E->isTerminal(); }),
-                      Pending.end());
+        Pending.erase(std::remove_if(Pending.begin(), Pending.end(), terminal), Pending.end());
+        SinceFullSync.erase(
+            std::remove_if(SinceFullSync.begin(), SinceFullSync.end(), terminal),
+            SinceFullSync.end());
         PruneAt = std::max<size_t>(64, 2 * Pending.size());
       }
       if (LastBarrier)
         Deps.push_back(LastBarrier);
-      // A marker or barrier with no wait list waits for all before it; a
-      // barrier also orders everything after it.
-      if (Cmd->isSynchronization() && WaitList.empty())
-        Deps.insert(Deps.end(), Pending.begin(), Pending.end());
+      // A marker or barrier with no wait list waits for all before it: the
+      // last such one and what came since. A barrier also orders
+      // everything after it.
+      const bool FullSync = Cmd->isSynchronization() && WaitList.empty();
+      if (FullSync) {
+        // The last one for order only: a command that failed before it
+        // failed it, and fails this one only if it came after it (as when
+        // every pending command was a dependency).
+        OrderOnly = LastFullSync;
+        Deps.insert(Deps.end(), SinceFullSync.begin(), SinceFullSync.end());
+        LastFullSync = Ev;
+        SinceFullSync.clear();
+      } else {
+        SinceFullSync.push_back(Ev);
+      }
       if (Cmd->isSynchronization() && Cmd->event().commandType() == CL_COMMAND_BARRIER)
         LastBarrier = Ev;
       Pending.push_back(Ev);
@@ -52,7 +67,7 @@ Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
     std::atomic<bool> Failed{false};
   };
   auto G = std::make_shared<Gate>();
-  G->Count = Deps.size() + 1;
+  G->Count = Deps.size() + (OrderOnly ? 1 : 0) + 1;
   auto Arrive = [G, Cmd](cl_int St) {
     if (St < 0)
       G->Failed = true;
@@ -66,6 +81,8 @@ Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
   };
   for (auto &D : Deps)
     D->whenDone(Arrive);
+  if (OrderOnly)
+    OrderOnly->whenDone([Arrive](cl_int) { Arrive(CL_COMPLETE); });
   runFlattened([Arrive] { Arrive(CL_COMPLETE); });
   return Ev;
 }
@@ -86,6 +103,8 @@ void CommandQueue::lastAppReleased() {
   std::lock_guard<std::mutex> Lock(Mutex);
   Last = Ref<Event>();
   LastBarrier = Ref<Event>();
+  LastFullSync = Ref<Event>();
+  SinceFullSync.clear();
   Pending.clear();
 }
 

@@ -54,6 +54,12 @@ private:
   Ref<Event> LastBarrier;          // out-of-order: what later commands wait for
   std::vector<Ref<Event>> Pending; // out-of-order: not known to be terminal yet
   size_t PruneAt = 64;             // prune Pending when it reaches this size
+  // Out-of-order: the last marker or barrier that waited for everything
+  // before it, and the commands enqueued since. The next such one waits
+  // for these alone (the last covers all before it), so a queue with a
+  // backlog of n commands and a marker every k pays O(n), not O(n^2 / k).
+  Ref<Event> LastFullSync;
+  std::vector<Ref<Event>> SinceFullSync;
 };
 
 } // namespace weft::rt

@@ -210,6 +210,47 @@ TEST_F(OutOfOrder, MarkerWithoutWaitListWaitsForEverythingBefore) {
   EXPECT_EQ(clReleaseEvent(Marker), CL_SUCCESS);
 }
 
+// A marker waits for the commands before the previous marker through it:
+// each marker depends on the last one and what came since, not on every
+// pending command (regression: with a backlog of n commands and a marker
+// every k, the dependencies grew as n^2 / k; a million commands from eight
+// threads took 19 GiB and 168 s, StressTest's long run). The earlier
+// marker is a dependency for order only: a command that failed before it
+// does not fail the markers after it.
+TEST_F(OutOfOrder, MarkersWaitForCommandsBeforeEarlierMarkers) {
+  cl_mem A = buffer(sizeof(int)), B = buffer(sizeof(int));
+  const int Seven = 7, Eight = 8;
+  cl_event Held = gatedWrite(A, &Seven);
+  cl_event First, Free, Second;
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(Ooo, 0, nullptr, &First), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(Ooo, B, CL_FALSE, 0, sizeof(int), &Eight, 0, nullptr, &Free),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(Ooo, 0, nullptr, &Second), CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &Free), CL_SUCCESS);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_GT(statusOf(Second), CL_COMPLETE) << "the second marker passed the held command";
+  ASSERT_EQ(clSetUserEventStatus(Gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &Second), CL_SUCCESS);
+  EXPECT_EQ(statusOf(Held), CL_COMPLETE);
+  EXPECT_EQ(statusOf(First), CL_COMPLETE);
+  for (cl_event E : {Held, First, Free, Second})
+    EXPECT_EQ(clReleaseEvent(E), CL_SUCCESS);
+
+  // A failed command fails the marker after it, not a marker after that one.
+  cl_int Err;
+  cl_event Doom = clCreateUserEvent(Context, &Err);
+  cl_event Failing, Third, Fourth;
+  ASSERT_EQ(clEnqueueWriteBuffer(Ooo, A, CL_FALSE, 0, sizeof(int), &Seven, 1, &Doom, &Failing),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(Ooo, 0, nullptr, &Third), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(Ooo, 0, nullptr, &Fourth), CL_SUCCESS);
+  ASSERT_EQ(clSetUserEventStatus(Doom, -7), CL_SUCCESS);
+  EXPECT_EQ(clWaitForEvents(1, &Third), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  EXPECT_EQ(clWaitForEvents(1, &Fourth), CL_SUCCESS);
+  for (cl_event E : {Doom, Failing, Third, Fourth})
+    EXPECT_EQ(clReleaseEvent(E), CL_SUCCESS);
+}
+
 TEST_F(OutOfOrder, BarrierOrdersCommandsOnBothSides) {
   cl_mem A = buffer(sizeof(int));
   const int Before = 11;
