@@ -559,7 +559,6 @@ cl_command_queue Program::OutOfOrder = nullptr;
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  setenv("WEFT_CACHE_DIR", "off", 1);
   const Target &T = target();
   cl_int Err;
   cl_program P = clCreateProgramWithSource(T.Context, 1, &KernelSource, nullptr, &Err);

@@ -24,6 +24,8 @@ struct Target {
 
 inline const Target &target() {
   static const Target T = [] {
+    // A kernel cache entry for every mutant would fill the disk.
+    setenv("WEFT_CACHE_DIR", "off", 1);
     Target T;
     cl_uint N = 0;
     clGetPlatformIDs(0, nullptr, &N);
@@ -50,6 +52,17 @@ inline const Target &target() {
     return T;
   }();
   return T;
+}
+
+/// The kernels of a built program (none if they cannot be created); the
+/// caller releases them.
+inline std::vector<cl_kernel> createKernels(cl_program P) {
+  cl_uint Count = 0;
+  clCreateKernelsInProgram(P, 0, nullptr, &Count);
+  std::vector<cl_kernel> Kernels(Count);
+  if (Count && clCreateKernelsInProgram(P, Count, Kernels.data(), nullptr) != CL_SUCCESS)
+    Kernels.clear();
+  return Kernels;
 }
 
 /// Reads the input front to back; past its end every read is 0, so a

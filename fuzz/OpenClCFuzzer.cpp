@@ -53,7 +53,6 @@ bool setArg(cl_kernel K, cl_uint I, cl_mem Buffer, cl_mem Pipe) {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  setenv("WEFT_CACHE_DIR", "off", 1); // a cache of every mutant would fill the disk
   const char *Run = std::getenv("WEFT_FUZZ_RUN_KERNELS");
   RunKernels = Run && *Run == '1';
   target();
@@ -72,10 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (!P)
     return 0;
   if (clBuildProgram(P, 1, &T.Device, Opts, nullptr, nullptr) == CL_SUCCESS) {
-    cl_uint Count = 0;
-    clCreateKernelsInProgram(P, 0, nullptr, &Count);
-    std::vector<cl_kernel> Kernels(Count);
-    if (Count && clCreateKernelsInProgram(P, Count, Kernels.data(), nullptr) == CL_SUCCESS) {
+    std::vector<cl_kernel> Kernels = createKernels(P);
+    if (!Kernels.empty()) {
       cl_mem Buffer = clCreateBuffer(T.Context, CL_MEM_READ_WRITE, BufferSize, nullptr, &Err);
       cl_mem Pipe = clCreatePipe(T.Context, 0, 16, 64, nullptr, &Err);
       static const unsigned char Zero = 0;

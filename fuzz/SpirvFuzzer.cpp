@@ -16,7 +16,6 @@ const char *const Options[] = {"", "-cl-opt-disable", "-cl-fast-relaxed-math",
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  setenv("WEFT_CACHE_DIR", "off", 1);
   target();
   return 0;
 }
@@ -30,14 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   cl_program P = clCreateProgramWithIL(T.Context, Module.data(), Module.size(), &Err);
   if (!P)
     return 0;
-  if (clBuildProgram(P, 1, &T.Device, Opts, nullptr, nullptr) == CL_SUCCESS) {
-    cl_uint Count = 0;
-    clCreateKernelsInProgram(P, 0, nullptr, &Count);
-    std::vector<cl_kernel> Kernels(Count);
-    if (Count && clCreateKernelsInProgram(P, Count, Kernels.data(), nullptr) == CL_SUCCESS)
-      for (cl_kernel K : Kernels)
-        clReleaseKernel(K);
-  }
+  if (clBuildProgram(P, 1, &T.Device, Opts, nullptr, nullptr) == CL_SUCCESS)
+    for (cl_kernel K : createKernels(P))
+      clReleaseKernel(K);
   clReleaseProgram(P);
   return 0;
 }

@@ -51,9 +51,29 @@ static INL ulong fromRid(Rid R) { return (ulong)R; }
 static INL uint reservedPos(ulong Id) { return (uint)(Id >> 32); }
 static INL uint reservedCount(ulong Id) { return (uint)Id; }
 
+// Whether the Count slots from position Pos each hold position + Ready in
+// their sequence number (Ready 0: free for a writer; 1: committed for a
+// reader): 0 if so, -1 if one is behind (the pipe is full, or empty), 1 if
+// one is ahead (Pos is stale: others have reserved past it).
+static INL int slotsReady(__global uchar *P, uint Pos, uint Count, uint Ready) {
+  for (uint I = 0; I < Count; ++I) {
+    const int Ahead = (int)(loadAcquire(sequence(P, Pos + I)) - (Pos + I + Ready));
+    if (Ahead != 0)
+      return Ahead < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+// Takes Count positions from Pos with one compare-and-swap of the counter
+// At; a failure reloads Pos.
+static INL bool claim(Counter At, uint *Pos, uint Count) {
+  return atomic_compare_exchange_weak_explicit(At, Pos, *Pos + Count, memory_order_relaxed,
+                                               memory_order_relaxed, memory_scope_device);
+}
+
 // Writers: Count contiguous positions at WritePos, if their slots are free
-// (Seq == position) and at most max_packets packets would be outstanding.
-// A slot ahead of its position means WritePos moved on: reload and retry.
+// and at most max_packets packets would be outstanding (WritePos -
+// ReadDone; a negative count means Pos is stale).
 static INL ulong reserveWrite(__global uchar *P, uint Count) {
   const uint Max = headerField(P, WEFT_PIPE_MAX_PACKETS);
   if (Count == 0 || Count > Max)
@@ -62,46 +82,32 @@ static INL ulong reserveWrite(__global uchar *P, uint Count) {
   uint Pos = loadRelaxed(WritePos);
   for (;;) {
     const int Outstanding = (int)(Pos - loadAcquire(counter(P, WEFT_PIPE_READ_DONE)));
-    bool Stale = Outstanding < 0;
-    if (!Stale && (uint)Outstanding + Count > Max)
+    const int State = Outstanding < 0                       ? 1
+                      : (uint)Outstanding + Count > Max ? -1
+                                                        : slotsReady(P, Pos, Count, 0);
+    if (State < 0)
       return 0; // full
-    for (uint I = 0; !Stale && I < Count; ++I) {
-      const int Ahead = (int)(loadAcquire(sequence(P, Pos + I)) - (Pos + I));
-      if (Ahead < 0)
-        return 0; // full: the slot's packet of the last lap is unread
-      Stale = Ahead > 0;
-    }
-    if (Stale) {
+    if (State > 0)
       Pos = loadRelaxed(WritePos);
-      continue;
-    }
-    if (atomic_compare_exchange_weak_explicit(WritePos, &Pos, Pos + Count, memory_order_relaxed,
-                                              memory_order_relaxed, memory_scope_device))
+    else if (claim(WritePos, &Pos, Count))
       return reserveId(Pos, Count);
   }
 }
 
 // Readers: Count contiguous positions at ReadPos, if their slots are
-// committed (Seq == position + 1).
+// committed.
 static INL ulong reserveRead(__global uchar *P, uint Count) {
   if (Count == 0 || Count > headerField(P, WEFT_PIPE_MAX_PACKETS))
     return 0;
   Counter ReadPos = counter(P, WEFT_PIPE_READ_POS);
   uint Pos = loadRelaxed(ReadPos);
   for (;;) {
-    bool Stale = false;
-    for (uint I = 0; !Stale && I < Count; ++I) {
-      const int Ahead = (int)(loadAcquire(sequence(P, Pos + I)) - (Pos + I + 1));
-      if (Ahead < 0)
-        return 0; // empty: not written, or written but not committed yet
-      Stale = Ahead > 0;
-    }
-    if (Stale) {
+    const int State = slotsReady(P, Pos, Count, 1);
+    if (State < 0)
+      return 0; // empty: not written, or written but not committed yet
+    if (State > 0)
       Pos = loadRelaxed(ReadPos);
-      continue;
-    }
-    if (atomic_compare_exchange_weak_explicit(ReadPos, &Pos, Pos + Count, memory_order_relaxed,
-                                              memory_order_relaxed, memory_scope_device))
+    else if (claim(ReadPos, &Pos, Count))
       return reserveId(Pos, Count);
   }
 }

@@ -88,6 +88,15 @@ void *runBuildThread(void *Arg) {
   return nullptr;
 }
 
+bool startBuildThread(pthread_t &Thread, BuildThread &T) {
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setstacksize(&Attr, BuildStackSize);
+  const bool Started = pthread_create(&Thread, &Attr, runBuildThread, &T) == 0;
+  pthread_attr_destroy(&Attr);
+  return Started;
+}
+
 } // namespace
 
 bool runRecoverably(const std::function<void()> &Fn) {
@@ -96,20 +105,11 @@ bool runRecoverably(const std::function<void()> &Fn) {
     llvm::CrashRecoveryContext::Enable();
     handleOnAlternateStack();
   });
-  if (OnBuildThread) {
-    // Nested (a translation inside a build): this thread is already one.
-    llvm::CrashRecoveryContext CRC;
-    return CRC.RunSafely(Fn);
-  }
   BuildThread T{&Fn, false, nullptr};
-  pthread_attr_t Attr;
-  pthread_attr_init(&Attr);
-  pthread_attr_setstacksize(&Attr, BuildStackSize);
   pthread_t Thread;
-  int Err = pthread_create(&Thread, &Attr, runBuildThread, &T);
-  pthread_attr_destroy(&Attr);
-  if (Err != 0) {
-    // No thread (resources exhausted): run here, recoverable as before.
+  // Nested (a translation inside a build), this thread is a build thread
+  // already; and with no thread to be had, run here, recoverable as before.
+  if (OnBuildThread || !startBuildThread(Thread, T)) {
     llvm::CrashRecoveryContext CRC;
     return CRC.RunSafely(Fn);
   }

@@ -182,10 +182,10 @@ static_assert(listed(OpenCLCFeatures, "__opencl_c_atomic_scope_all_devices") ==
 static_assert(listed(OpenCLCFeatures, "__opencl_c_atomic_order_seq_cst") ==
               bool(AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_ORDER_SEQ_CST));
 static_assert(listed(DeviceExtensions, "cl_khr_3d_image_writes") <= Images.Supported);
+static_assert(listed(DeviceExtensions, "cl_khr_depth_images") <= Images.Supported);
 // SVM atomics are atomics that reach the host: memory_scope_all_svm_devices.
 static_assert(!(SvmCapabilities & CL_DEVICE_SVM_ATOMICS) ||
               (AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
-static_assert(listed(DeviceExtensions, "cl_khr_depth_images") <= Images.Supported);
 // OpenCL C 2.0 requires images, pipes, SVM and device-side enqueue.
 static_assert(!hasMajorVersion(OpenCLCVersions, 2) ||
               (Images.Supported && Pipes.Supported && SvmCapabilities != 0 &&

@@ -43,7 +43,8 @@ using PrintfFn = int (*)(void *Sink, const char *Format, const PrintfArg *Args, 
 /// pointer of its own in the context. A service that needs state of one
 /// launch reads it from the context (printf's PrintfSink).
 ///
-/// A new service (device-side enqueue, pipes, image sampling helpers) is a
+/// A new service (device-side enqueue, image sampling helpers; pipes need
+/// none: their built-ins work on the pipe's memory, src/builtins/Pipes.cl) is a
 /// field appended here with its offset checked below, the device's entry in
 /// its table, and the pass that emits the call. Fields are never reordered.
 struct RuntimeServices {

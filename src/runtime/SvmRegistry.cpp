@@ -9,9 +9,8 @@
 namespace weft::rt {
 
 SvmRegistry::~SvmRegistry() {
-  for (auto &[Base, E] : ByBase)
-    if (E.Owned)
-      std::free(E.Alloc.Base);
+  for (auto &[Base, A] : ByBase)
+    std::free(A.Base);
 }
 
 void *SvmRegistry::allocate(size_t Size, size_t Alignment, cl_svm_mem_flags Flags) {
@@ -25,7 +24,7 @@ void *SvmRegistry::allocate(size_t Size, size_t Alignment, cl_svm_mem_flags Flag
   if (!Base)
     return nullptr;
   std::unique_lock<std::shared_mutex> Lock(Mutex);
-  ByBase[reinterpret_cast<uintptr_t>(Base)] = Entry{Allocation{Base, Size, Flags}, true};
+  ByBase[reinterpret_cast<uintptr_t>(Base)] = Allocation{Base, Size, Flags};
   return Base;
 }
 
@@ -33,27 +32,12 @@ bool SvmRegistry::free(void *Base) {
   {
     std::unique_lock<std::shared_mutex> Lock(Mutex);
     auto It = ByBase.find(reinterpret_cast<uintptr_t>(Base));
-    if (It == ByBase.end() || !It->second.Owned)
+    if (It == ByBase.end())
       return false;
     ByBase.erase(It);
   }
   std::free(Base);
   return true;
-}
-
-void SvmRegistry::add(void *Base, size_t Size, cl_svm_mem_flags Flags) {
-  std::unique_lock<std::shared_mutex> Lock(Mutex);
-  ByBase[reinterpret_cast<uintptr_t>(Base)] = Entry{Allocation{Base, Size, Flags}, false};
-}
-
-std::optional<SvmRegistry::Allocation> SvmRegistry::remove(void *Base) {
-  std::unique_lock<std::shared_mutex> Lock(Mutex);
-  auto It = ByBase.find(reinterpret_cast<uintptr_t>(Base));
-  if (It == ByBase.end() || It->second.Owned)
-    return std::nullopt;
-  Allocation A = It->second.Alloc;
-  ByBase.erase(It);
-  return A;
 }
 
 std::optional<SvmRegistry::Location> SvmRegistry::find(const void *Ptr) const {
@@ -64,9 +48,9 @@ std::optional<SvmRegistry::Location> SvmRegistry::find(const void *Ptr) const {
     return std::nullopt;
   --It;
   const size_t Offset = P - It->first;
-  if (Offset >= It->second.Alloc.Size)
+  if (Offset >= It->second.Size)
     return std::nullopt;
-  return Location{It->second.Alloc, Offset};
+  return Location{It->second, Offset};
 }
 
 size_t SvmRegistry::count() const {

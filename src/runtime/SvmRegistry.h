@@ -39,35 +39,24 @@ public:
   SvmRegistry() = default;
   SvmRegistry(const SvmRegistry &) = delete;
   SvmRegistry &operator=(const SvmRegistry &) = delete;
-  /// Frees every allocation allocate() made that free() has not.
+  /// Frees every allocation free() has not.
   ~SvmRegistry();
 
   /// New memory of Size > 0 bytes aligned to Alignment (a power of two),
   /// recorded with Flags; null if the host has no memory for it.
   void *allocate(size_t Size, size_t Alignment, cl_svm_mem_flags Flags);
-  /// Forgets and frees the allocation allocate() made at Base; false (and
-  /// nothing happens) if Base is no such allocation's base.
+  /// Forgets and frees the allocation at Base; false (and nothing happens)
+  /// if Base is no allocation's base.
   bool free(void *Base);
 
-  /// Records memory the registry does not own: [Base, Base + Size), Size > 0,
-  /// overlapping no recorded allocation.
-  void add(void *Base, size_t Size, cl_svm_mem_flags Flags);
-  /// Forgets the allocation add() recorded at Base (its base exactly); what
-  /// it was, or nullopt if Base is no such base (what allocate() made goes
-  /// back through free()).
-  std::optional<Allocation> remove(void *Base);
   /// The allocation holding Ptr (anywhere in [Base, Base + Size)), or
   /// nullopt.
   std::optional<Location> find(const void *Ptr) const;
   size_t count() const;
 
 private:
-  struct Entry {
-    Allocation Alloc;
-    bool Owned = false;
-  };
   mutable std::shared_mutex Mutex;
-  std::map<uintptr_t, Entry> ByBase;
+  std::map<uintptr_t, Allocation> ByBase;
 };
 
 } // namespace weft::rt

@@ -1,7 +1,7 @@
 // Work-group execution on the TBB arena.
 #include "device/cpu/CpuDevice.h"
-#include "device/cpu/KernelFaultReport.h"
 #include "device/cpu/CpuInfo.h"
+#include "device/cpu/KernelFaultReport.h"
 #include "device/cpu/Printf.h"
 #include "device/cpu/TsanHandOff.h"
 

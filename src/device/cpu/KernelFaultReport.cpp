@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 
 namespace weft::cpu {
@@ -15,22 +16,19 @@ namespace {
 thread_local RunningKernel *Running = nullptr;
 
 constexpr int Signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
-struct sigaction Previous[sizeof(Signals) / sizeof(Signals[0])];
+struct sigaction Previous[std::size(Signals)];
 
 void put(const char *S) { (void)!write(STDERR_FILENO, S, std::strlen(S)); }
 
 void putNumber(uint64_t V) {
   char Digits[24];
-  int N = 0;
+  char *At = Digits + sizeof(Digits);
+  *--At = 0;
   do {
-    Digits[N++] = char('0' + V % 10);
+    *--At = char('0' + V % 10);
     V /= 10;
   } while (V);
-  char Out[24];
-  for (int I = 0; I < N; ++I)
-    Out[I] = Digits[N - 1 - I];
-  Out[N] = 0;
-  put(Out);
+  put(At);
 }
 
 } // namespace
@@ -48,15 +46,11 @@ void reportKernelFault(int Signal) {
     }
   }
   // The fault takes its normal course: the handler this one replaced.
-  for (size_t I = 0; I < sizeof(Signals) / sizeof(Signals[0]); ++I)
+  for (size_t I = 0; I < std::size(Signals); ++I)
     if (Signals[I] == Signal)
       sigaction(Signal, &Previous[I], nullptr);
   raise(Signal);
 }
-
-namespace {
-void handler(int Signal) { reportKernelFault(Signal); }
-} // namespace
 
 void installKernelFaultReport() {
   static std::once_flag Once;
@@ -65,10 +59,10 @@ void installKernelFaultReport() {
     if (!V || !*V || *V == '0')
       return;
     struct sigaction Action {};
-    Action.sa_handler = handler;
+    Action.sa_handler = reportKernelFault;
     sigemptyset(&Action.sa_mask);
     Action.sa_flags = SA_NODEFER | SA_ONSTACK;
-    for (size_t I = 0; I < sizeof(Signals) / sizeof(Signals[0]); ++I)
+    for (size_t I = 0; I < std::size(Signals); ++I)
       sigaction(Signals[I], &Action, &Previous[I]);
   });
 }

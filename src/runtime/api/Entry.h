@@ -187,8 +187,9 @@ Status submitNew(Enqueue &E, cl_event *Out, bool Blocking, Args &&...A) {
   return submit(E, std::make_shared<C>(*E.Queue, std::forward<Args>(A)...), Out, Blocking);
 }
 
-/// The map flags of clEnqueueMapBuffer, clEnqueueMapImage and
-/// clEnqueueSVMMap: known bits, and CL_MAP_WRITE_INVALIDATE_REGION alone.
+/// The map flags of clEnqueueMapBuffer and clEnqueueSVMMap (and of
+/// clEnqueueMapImage, with images): known bits, and
+/// CL_MAP_WRITE_INVALIDATE_REGION alone.
 Status checkMapFlags(cl_map_flags Flags);
 
 } // namespace weft::api

@@ -198,11 +198,10 @@ Result<KernelArgValue> decodeArg(const Kernel &K, const KernelArgDesc &A, size_t
         static_cast<const unsigned char *>(Value), static_cast<const unsigned char *>(Value) + Size)});
   case ArgKind::Pipe: {
     // "CL_INVALID_MEM_OBJECT if arg_value is NULL and it must point to a
-    // valid memory object, [or] points to NULL", or to another kind.
-    WEFT_CHECK(Size != sizeof(cl_mem), CL_INVALID_ARG_SIZE, "a pipe argument takes sizeof(cl_mem)");
-    WEFT_CHECK(!Value, CL_INVALID_MEM_OBJECT, "a pipe argument needs arg_value");
+    // valid memory object, [or] points to NULL", or to another kind
+    // (memArg: NULL either way).
     WEFT_TRY(P, memArg<Pipe>(K, Size, Value, CL_INVALID_MEM_OBJECT, "pipe"));
-    WEFT_CHECK(!P, CL_INVALID_MEM_OBJECT, "arg_value points to NULL, not a pipe");
+    WEFT_CHECK(!P, CL_INVALID_MEM_OBJECT, "a pipe argument needs a pipe, not NULL");
     return KernelArgValue(ArgPipe{P->weak()});
   }
   case ArgKind::Image:

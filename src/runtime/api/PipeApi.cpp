@@ -4,7 +4,6 @@
 // built-ins (src/builtins/Pipes.cl).
 #include "runtime/Capabilities.h"
 #include "runtime/Pipe.h"
-#include "runtime/PipeLayout.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
 
