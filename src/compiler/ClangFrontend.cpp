@@ -110,9 +110,9 @@ std::string extensionArg() {
 std::vector<std::string> languageArgs(const BuildOptions &Opts) {
   return {"-triple", "spir64-unknown-unknown", "-cl-std=" + Opts.clStd(), "-resource-dir",
           WEFT_CLANG_RESOURCE_DIR, extensionArg(),
-          // The SPIR target predefines it; the device reports no image
-          // support.
-          "-U__IMAGE_SUPPORT__",
+          // The SPIR target predefines it: true exactly when the device
+          // reports images.
+          rt::Images.Supported ? "-D__IMAGE_SUPPORT__=1" : "-U__IMAGE_SUPPORT__",
           // Clang leaves it to the target, and the SPIR target does not
           // define it: the device's OpenCL version (3.0).
           "-D__OPENCL_VERSION__=300", "-x", "cl"};

@@ -24,7 +24,7 @@ namespace weft::compiler {
 
 namespace {
 
-constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '3'};
+constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '4'};
 
 /// The GNU build ID of the ELF object that contains this function (libweft.so,
 /// or a test executable linking the compiler), in hex; "" if it has none.
@@ -137,6 +137,7 @@ void writeKernel(Writer &W, const rt::KernelDesc &D) {
     W.u64(A.Size);
     W.u64(A.AddressQualifier);
     W.u64(A.AccessQualifier);
+    W.u64(A.ImageType);
     W.u64(A.TypeQualifier);
     W.bytes(A.TypeName);
     W.bytes(A.Name);
@@ -161,7 +162,7 @@ bool readKernel(Reader &R, rt::KernelDesc &D) {
   D.Args.resize(NumArgs);
   for (rt::KernelArgDesc &A : D.Args)
     if (!R.number(A.Kind) || !R.number(A.Size) || !R.number(A.AddressQualifier) ||
-        !R.number(A.AccessQualifier) || !R.number(A.TypeQualifier) || !R.bytes(A.TypeName) ||
+        !R.number(A.AccessQualifier) || !R.number(A.ImageType) || !R.number(A.TypeQualifier) || !R.bytes(A.TypeName) ||
         !R.bytes(A.Name))
       return false;
   if (!R.bytes(D.Attributes))

@@ -136,6 +136,7 @@ rt::KernelDesc KernelDescBuilder::describe(const Function &K, bool WithNames) {
       Arg.Size = sizeof(void *);
     } else if (isImageTypeName(BaseType)) {
       Arg.Kind = rt::ArgKind::Image;
+      Arg.ImageType = imageObjectType(BaseType);
       Arg.Size = sizeof(void *);
       Arg.AddressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
     } else if (AS == addrspace::Global) {

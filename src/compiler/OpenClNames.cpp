@@ -72,6 +72,17 @@ bool isImageTypeName(llvm::StringRef TypeName) {
       .Default(false);
 }
 
+cl_mem_object_type imageObjectType(llvm::StringRef TypeName) {
+  return llvm::StringSwitch<cl_mem_object_type>(TypeName)
+      .Case("image1d_t", CL_MEM_OBJECT_IMAGE1D)
+      .Case("image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY)
+      .Case("image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER)
+      .Cases("image2d_t", "image2d_depth_t", CL_MEM_OBJECT_IMAGE2D)
+      .Cases("image2d_array_t", "image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY)
+      .Case("image3d_t", CL_MEM_OBJECT_IMAGE3D)
+      .Default(0);
+}
+
 bool isSamplerTypeName(llvm::StringRef TypeName) { return TypeName == "sampler_t"; }
 
 } // namespace weft::compiler

@@ -6,6 +6,7 @@
 // (barrier(j), work_group_barrier(j), work_group_barrier(j, memory_scope)).
 #pragma once
 
+#include <CL/cl.h>
 #include <llvm/ADT/StringRef.h>
 
 namespace weft::compiler {
@@ -47,5 +48,9 @@ bool isSubGroupName(llvm::StringRef Mangled);
 /// the depth and multi-sample forms), and sampler_t.
 bool isImageTypeName(llvm::StringRef TypeName);
 bool isSamplerTypeName(llvm::StringRef TypeName);
+/// The CL_MEM_OBJECT_IMAGE* an argument of image type TypeName takes (a
+/// depth image is a 2D image or 2D array); 0 for other names, the
+/// multi-sample types included.
+cl_mem_object_type imageObjectType(llvm::StringRef TypeName);
 
 } // namespace weft::compiler

@@ -46,6 +46,10 @@ constexpr NamedVersion DeviceExtensions[] = {
     {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_srgb_image_writes", CL_MAKE_VERSION(1, 0, 0)},
 };
 
 /// OpenCL C 3.0 optional features.
@@ -61,9 +65,17 @@ constexpr NamedVersion OpenCLCFeatures[] = {
     {"__opencl_c_atomic_scope_all_devices", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_pipes", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_images", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_read_write_images", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_3d_image_writes", CL_MAKE_VERSION(3, 0, 0)},
 };
 
-/// Images and samplers (CL_DEVICE_IMAGE_SUPPORT and the image limits).
+/// Images and samplers (CL_DEVICE_IMAGE_SUPPORT and the image limits): host
+/// memory that kernels read and write through the image built-ins
+/// (src/builtins/Images.cl) and the host through rectangle copies
+/// (Image.h). The sizes are the full profile's minimums raised to what a
+/// CPU holds; any pitch and base address serve, so both alignments are one
+/// pixel; a 1D image buffer may have up to 2^27 pixels.
 struct ImageFeatures {
   bool Supported;
   size_t Max2DWidth, Max2DHeight;
@@ -72,7 +84,8 @@ struct ImageFeatures {
   cl_uint MaxReadArgs, MaxWriteArgs, MaxReadWriteArgs, MaxSamplers;
   cl_uint PitchAlignment, BaseAddressAlignment;
 };
-constexpr ImageFeatures Images{false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+constexpr ImageFeatures Images{true, 16384, 16384, 2048, 2048, 2048, size_t(1) << 27, 2048,
+                               128,  64,    64,    16,   1,    1};
 
 /// Pipes (CL_DEVICE_PIPE_SUPPORT and the pipe limits): a lock-free ring in
 /// the pipe's memory (PipeLayout.h) that the built-ins of
@@ -183,6 +196,8 @@ static_assert(listed(OpenCLCFeatures, "__opencl_c_atomic_order_seq_cst") ==
               bool(AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_ORDER_SEQ_CST));
 static_assert(listed(DeviceExtensions, "cl_khr_3d_image_writes") <= Images.Supported);
 static_assert(listed(DeviceExtensions, "cl_khr_depth_images") <= Images.Supported);
+static_assert(listed(DeviceExtensions, "cl_khr_3d_image_writes") ==
+              listed(OpenCLCFeatures, "__opencl_c_3d_image_writes"));
 // SVM atomics are atomics that reach the host: memory_scope_all_svm_devices.
 static_assert(!(SvmCapabilities & CL_DEVICE_SVM_ATOMICS) ||
               (AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));

@@ -112,7 +112,7 @@ Result<Kernel::Snapshot> Kernel::snapshot() const {
                          "argument " + std::to_string(I) + " of kernel " + Desc.Name +
                              " names a memory object the application has released");
       S.MemObjects.push_back(M);
-      return pointer(M->data());
+      return pointer(M->kernelArgument());
     };
     Status Ok = std::visit(
         Overloaded{

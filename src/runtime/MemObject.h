@@ -1,12 +1,11 @@
 // The memory-object family: what every cl_mem has in common. Buffer
-// (Buffer.h) derives from it today; Image and Pipe derive from it as they
-// arrive, each adding its own geometry and reporting its own
-// CL_MEM_OBJECT_* type.
+// (Buffer.h), Image (Image.h) and Pipe (Pipe.h) derive from it, each adding
+// its own geometry and reporting its own CL_MEM_OBJECT_* type.
 //
 // Every memory object is host memory: its own allocation (aligned for the
 // widest vector type), or the application's with CL_MEM_USE_HOST_PTR, or
-// a view into another object's (a sub-buffer, later an image made from a
-// buffer). Mapping is zero-copy: a map returns a pointer into the object.
+// a view into another object's (a sub-buffer, an image made from a
+// buffer or another image). Mapping is zero-copy: a map returns a pointer into the object.
 //
 // Kernel arguments name a memory object weakly (weak()): the application's
 // last clReleaseMemObject detaches them, so an enqueue after it fails with
@@ -40,6 +39,9 @@ public:
   /// The application's host pointer (CL_MEM_USE_HOST_PTR or COPY_HOST_PTR).
   void *hostPtr() const { return HostPtr; }
   char *data() const { return Data; }
+  /// What a kernel argument naming this object passes (KernelAbi.h): the
+  /// memory of a buffer or pipe; an image's descriptor (ImageLayout.h).
+  virtual const void *kernelArgument() const { return Data; }
   /// CL_MEM_ASSOCIATED_MEMOBJECT and CL_MEM_OFFSET: the object this one is
   /// a view of (a sub-buffer's buffer), and where in it this one starts.
   MemObject *associated() const { return Associated.get(); }

@@ -32,6 +32,8 @@ struct KernelArgDesc {
   /// CL_KERNEL_ARG_ADDRESS_*, CL_KERNEL_ARG_ACCESS_*, CL_KERNEL_ARG_TYPE_*.
   cl_uint AddressQualifier = CL_KERNEL_ARG_ADDRESS_PRIVATE;
   cl_uint AccessQualifier = CL_KERNEL_ARG_ACCESS_NONE;
+  /// The CL_MEM_OBJECT_IMAGE* an image argument takes; 0 for the others.
+  cl_mem_object_type ImageType = 0;
   cl_bitfield TypeQualifier = CL_KERNEL_ARG_TYPE_NONE;
   std::string TypeName; ///< e.g. "float*", "float4", "struct S"
   std::string Name;     ///< empty unless built with -cl-kernel-arg-info

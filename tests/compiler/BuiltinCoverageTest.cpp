@@ -152,11 +152,13 @@ TEST(BuiltinCoverageTest, TheDeclarationsFollowTheDevicesFeatures) {
   EXPECT_TRUE(Names.count("_Z16atomic_fetch_addPU3AS4VU7_Atomicii"));
   // Not reported, so not declared: cl_khr_subgroup_ballot's
   // sub_group_ballot, cl_ext_float_atomics' atomic_fetch_add(float), and
-  // the image functions (__opencl_c_images).
+  // the half image functions (cl_khr_fp16); the float ones are
+  // (__opencl_c_images).
   EXPECT_FALSE(Names.count("_Z16sub_group_balloti"));
   EXPECT_FALSE(Names.count("_Z16atomic_fetch_addPU3AS4VU7_Atomicff"));
+  EXPECT_TRUE(Names.count("_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_f"));
   for (const std::string &N : Names)
-    EXPECT_EQ(N.find("image"), std::string::npos) << N;
+    EXPECT_EQ(N.find("read_imageh"), std::string::npos) << N;
   // Work-item functions are declared and lowered, not defined.
   EXPECT_TRUE(Names.count("_Z13get_global_idj"));
   EXPECT_TRUE(loweredByAPass("_Z13get_global_idj"));

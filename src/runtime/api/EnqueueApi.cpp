@@ -15,14 +15,6 @@ namespace weft::api {
 
 namespace {
 
-/// A memory object of any kind that must belong to the queue's context.
-Result<MemObject *> memObject(const Enqueue &E, cl_mem M) {
-  WEFT_TRY(Mem, get<MemObject>(M));
-  WEFT_CHECK(&Mem->context() != &E.Queue->context(), CL_INVALID_CONTEXT,
-             "the memory object and the queue belong to different contexts");
-  return Mem;
-}
-
 /// A buffer that must belong to the queue's context.
 Result<Buffer *> buffer(const Enqueue &E, cl_mem M) {
   WEFT_TRY(Mem, memObject(E, M));
@@ -33,13 +25,6 @@ Result<Buffer *> buffer(const Enqueue &E, cl_mem M) {
 
 TransferDirection direction(bool IsRead) {
   return IsRead ? TransferDirection::ToHost : TransferDirection::FromHost;
-}
-
-bool hostCannotRead(const MemObject &M) {
-  return M.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-}
-bool hostCannotWrite(const MemObject &M) {
-  return M.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
 }
 
 /// Resolves default pitches and checks them against the region.

@@ -82,4 +82,51 @@ Status checkMapFlags(cl_map_flags Flags) {
   return {};
 }
 
+namespace {
+bool atMostOne(cl_mem_flags F) { return (F & (F - 1)) == 0; }
+} // namespace
+
+Status checkMemFlags(cl_mem_flags Flags) {
+  WEFT_CHECK(Flags & ~(AccessFlags | HostPtrFlags | HostAccessFlags), CL_INVALID_VALUE,
+             "unknown bits in cl_mem_flags");
+  WEFT_CHECK(!atMostOne(Flags & AccessFlags), CL_INVALID_VALUE,
+             "more than one of CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY, CL_MEM_READ_ONLY");
+  WEFT_CHECK(!atMostOne(Flags & HostAccessFlags), CL_INVALID_VALUE,
+             "more than one of the CL_MEM_HOST_* access flags");
+  WEFT_CHECK((Flags & CL_MEM_USE_HOST_PTR) &&
+                 (Flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)),
+             CL_INVALID_VALUE, "CL_MEM_USE_HOST_PTR with ALLOC_HOST_PTR or COPY_HOST_PTR");
+  return {};
+}
+
+Result<cl_mem_flags> inheritMemFlags(cl_mem_flags Flags, cl_mem_flags PF) {
+  WEFT_CHECK(Flags & HostPtrFlags, CL_INVALID_VALUE,
+             "host-pointer flags are not allowed on an object made from another");
+  if (Status S = checkMemFlags(Flags); !S)
+    return S.error();
+  WEFT_CHECK((PF & CL_MEM_WRITE_ONLY) && (Flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)),
+             CL_INVALID_VALUE, "parent is CL_MEM_WRITE_ONLY");
+  WEFT_CHECK((PF & CL_MEM_READ_ONLY) && (Flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)),
+             CL_INVALID_VALUE, "parent is CL_MEM_READ_ONLY");
+  WEFT_CHECK((PF & CL_MEM_HOST_WRITE_ONLY) && (Flags & CL_MEM_HOST_READ_ONLY), CL_INVALID_VALUE,
+             "parent is CL_MEM_HOST_WRITE_ONLY");
+  WEFT_CHECK((PF & CL_MEM_HOST_READ_ONLY) && (Flags & CL_MEM_HOST_WRITE_ONLY), CL_INVALID_VALUE,
+             "parent is CL_MEM_HOST_READ_ONLY");
+  WEFT_CHECK((PF & CL_MEM_HOST_NO_ACCESS) &&
+                 (Flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)),
+             CL_INVALID_VALUE, "parent is CL_MEM_HOST_NO_ACCESS");
+  if (!(Flags & AccessFlags))
+    Flags |= PF & AccessFlags;
+  if (!(Flags & HostAccessFlags))
+    Flags |= PF & HostAccessFlags;
+  return Flags | (PF & HostPtrFlags);
+}
+
+Result<MemObject *> memObject(const Enqueue &E, cl_mem M) {
+  WEFT_TRY(Mem, get<MemObject>(M));
+  WEFT_CHECK(&Mem->context() != &E.Queue->context(), CL_INVALID_CONTEXT,
+             "the memory object and the queue belong to different contexts");
+  return Mem;
+}
+
 } // namespace weft::api

@@ -12,12 +12,14 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Event.h"
+#include "runtime/Image.h"
 #include "runtime/Kernel.h"
 #include "runtime/Buffer.h"
 #include "runtime/MemObject.h"
 #include "runtime/Platform.h"
 #include "runtime/Program.h"
 #include "runtime/Result.h"
+#include "runtime/Sampler.h"
 
 #include <cstring>
 #include <new>
@@ -185,6 +187,35 @@ Status submit(Enqueue &E, std::shared_ptr<Command> Cmd, cl_event *Out, bool Bloc
 template <typename C, typename... Args>
 Status submitNew(Enqueue &E, cl_event *Out, bool Blocking, Args &&...A) {
   return submit(E, std::make_shared<C>(*E.Queue, std::forward<Args>(A)...), Out, Blocking);
+}
+
+/// The cl_mem_flags families.
+constexpr cl_mem_flags AccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags HostPtrFlags =
+    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+constexpr cl_mem_flags HostAccessFlags =
+    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+
+/// The flag rules of clCreateBuffer and clCreateImage: known bits, one
+/// access mode, one host access mode, USE_HOST_PTR alone among the
+/// host-pointer flags.
+Status checkMemFlags(cl_mem_flags Flags);
+
+/// The flags of an object made from another (a sub-buffer, an image from a
+/// buffer or image) with Parent's flags: no host-pointer flag of its own,
+/// no access the parent forbids; the access, host-access and host-pointer
+/// flags not given are inherited.
+Result<cl_mem_flags> inheritMemFlags(cl_mem_flags Flags, cl_mem_flags Parent);
+
+/// A memory object of any kind that must belong to the queue's context.
+Result<MemObject *> memObject(const Enqueue &E, cl_mem M);
+
+/// Whether the host may not read (write) M: CL_MEM_HOST_* flags.
+inline bool hostCannotRead(const MemObject &M) {
+  return M.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
+}
+inline bool hostCannotWrite(const MemObject &M) {
+  return M.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
 }
 
 /// The map flags of clEnqueueMapBuffer and clEnqueueSVMMap (and of

@@ -204,17 +204,37 @@ Result<KernelArgValue> decodeArg(const Kernel &K, const KernelArgDesc &A, size_t
     WEFT_CHECK(!P, CL_INVALID_MEM_OBJECT, "a pipe argument needs a pipe, not NULL");
     return KernelArgValue(ArgPipe{P->weak()});
   }
-  case ArgKind::Image:
-    // No image object exists while the device reports none (Capabilities.h),
-    // so every handle is of the wrong kind.
-    WEFT_CHECK(Size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
-               "an image argument takes sizeof(cl_mem)");
-    WEFT_CHECK(!Value, CL_INVALID_ARG_VALUE, "an image argument needs arg_value");
-    return makeError(CL_INVALID_MEM_OBJECT, "arg_value is not an image object");
-  case ArgKind::Sampler:
+  case ArgKind::Image: {
+    WEFT_TRY(I, memArg<Image>(K, Size, Value, CL_INVALID_MEM_OBJECT, "image"));
+    WEFT_CHECK(!I, CL_INVALID_MEM_OBJECT, "an image argument needs an image, not NULL");
+    // "CL_INVALID_MEM_OBJECT if arg_value points to a valid memory object,
+    // but the memory object is not valid for the kernel argument": an
+    // image of another type than the argument's.
+    WEFT_CHECK(I->type() != A.ImageType, CL_INVALID_MEM_OBJECT,
+               "the image's type is not the argument's (" + A.TypeName + ")");
+    // "CL_INVALID_ARG_VALUE if the argument is an image declared with the
+    // read_only qualifier and arg_value refers to an image object created
+    // with cl_mem_flags of CL_MEM_WRITE_ONLY or if the image argument is
+    // declared with the write_only qualifier and arg_value refers to an
+    // image object created with cl_mem_flags of CL_MEM_READ_ONLY."
+    WEFT_CHECK(A.AccessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+                   (I->flags() & CL_MEM_WRITE_ONLY),
+               CL_INVALID_ARG_VALUE, "a read_only image argument given a CL_MEM_WRITE_ONLY image");
+    WEFT_CHECK(A.AccessQualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+                   (I->flags() & CL_MEM_READ_ONLY),
+               CL_INVALID_ARG_VALUE, "a write_only image argument given a CL_MEM_READ_ONLY image");
+    return KernelArgValue(ArgImage{I->weak()});
+  }
+  case ArgKind::Sampler: {
     WEFT_CHECK(Size != sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
                "a sampler argument takes sizeof(cl_sampler)");
-    return makeError(CL_INVALID_SAMPLER, "arg_value is not a sampler object");
+    WEFT_CHECK(!Value, CL_INVALID_SAMPLER, "a sampler argument needs arg_value");
+    const Sampler *Smp = fromHandle<Sampler>(*static_cast<const cl_sampler *>(Value));
+    WEFT_CHECK(!Smp, CL_INVALID_SAMPLER, "arg_value is not a sampler object");
+    WEFT_CHECK(&Smp->context() != &K.program().context(), CL_INVALID_SAMPLER,
+               "the sampler belongs to another context");
+    return KernelArgValue(ArgSampler{Smp->bits()});
+  }
   }
   return makeError(CL_INVALID_ARG_VALUE, "unknown argument kind");
 }

@@ -6,29 +6,6 @@ namespace weft::api {
 
 namespace {
 
-constexpr cl_mem_flags AccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-constexpr cl_mem_flags HostPtrFlags =
-    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-constexpr cl_mem_flags HostAccessFlags =
-    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-
-bool atMostOne(cl_mem_flags F) { return (F & (F - 1)) == 0; }
-
-/// The flag rules of clCreateBuffer: known bits, one access mode, one host
-/// access mode, USE_HOST_PTR alone among the host-pointer flags.
-Status checkMemFlags(cl_mem_flags Flags) {
-  WEFT_CHECK(Flags & ~(AccessFlags | HostPtrFlags | HostAccessFlags), CL_INVALID_VALUE,
-             "unknown bits in cl_mem_flags");
-  WEFT_CHECK(!atMostOne(Flags & AccessFlags), CL_INVALID_VALUE,
-             "more than one of CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY, CL_MEM_READ_ONLY");
-  WEFT_CHECK(!atMostOne(Flags & HostAccessFlags), CL_INVALID_VALUE,
-             "more than one of the CL_MEM_HOST_* access flags");
-  WEFT_CHECK((Flags & CL_MEM_USE_HOST_PTR) &&
-                 (Flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)),
-             CL_INVALID_VALUE, "CL_MEM_USE_HOST_PTR with ALLOC_HOST_PTR or COPY_HOST_PTR");
-  return {};
-}
-
 Result<cl_mem> createBuffer(cl_context C, const cl_mem_properties *Properties,
                             cl_mem_flags Flags, size_t Size, void *HostPtr) {
   WEFT_TRY(Ctx, get<Context>(C));
@@ -113,23 +90,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem Buffer, cl_mem_flags Flags,
     rt::Buffer *Parent = Mem->as<rt::Buffer>();
     WEFT_CHECK(!Parent, CL_INVALID_MEM_OBJECT, "buffer is not a buffer object");
     WEFT_CHECK(Parent->parent(), CL_INVALID_MEM_OBJECT, "buffer is itself a sub-buffer");
-    WEFT_CHECK(Flags & HostPtrFlags, CL_INVALID_VALUE,
-               "host-pointer flags are not allowed on a sub-buffer");
-    if (auto S = checkMemFlags(Flags); !S)
-      return S.error();
-    cl_mem_flags PF = Parent->flags();
-    // Access flags the parent forbids.
-    WEFT_CHECK((PF & CL_MEM_WRITE_ONLY) && (Flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)),
-               CL_INVALID_VALUE, "parent is CL_MEM_WRITE_ONLY");
-    WEFT_CHECK((PF & CL_MEM_READ_ONLY) && (Flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)),
-               CL_INVALID_VALUE, "parent is CL_MEM_READ_ONLY");
-    WEFT_CHECK((PF & CL_MEM_HOST_WRITE_ONLY) && (Flags & CL_MEM_HOST_READ_ONLY),
-               CL_INVALID_VALUE, "parent is CL_MEM_HOST_WRITE_ONLY");
-    WEFT_CHECK((PF & CL_MEM_HOST_READ_ONLY) && (Flags & CL_MEM_HOST_WRITE_ONLY),
-               CL_INVALID_VALUE, "parent is CL_MEM_HOST_READ_ONLY");
-    WEFT_CHECK((PF & CL_MEM_HOST_NO_ACCESS) &&
-                   (Flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)),
-               CL_INVALID_VALUE, "parent is CL_MEM_HOST_NO_ACCESS");
+    WEFT_TRY(Inherited, inheritMemFlags(Flags, Parent->flags()));
     WEFT_CHECK(Type != CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE,
                "buffer_create_type is not CL_BUFFER_CREATE_TYPE_REGION");
     WEFT_CHECK(!Info, CL_INVALID_VALUE, "buffer_create_info is NULL");
@@ -139,14 +100,8 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem Buffer, cl_mem_flags Flags,
                "region is out of the buffer's bounds");
     WEFT_CHECK(Region->origin % BufferAlignment, CL_MISALIGNED_SUB_BUFFER_OFFSET,
                "origin is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN");
-    // Unspecified access and host-access flags are inherited.
-    if (!(Flags & AccessFlags))
-      Flags |= PF & AccessFlags;
-    if (!(Flags & HostAccessFlags))
-      Flags |= PF & HostAccessFlags;
-    Flags |= PF & HostPtrFlags;
     return static_cast<cl_mem>(
-        rt::Buffer::createSub(*Parent, Flags, Region->origin, Region->size).release());
+        rt::Buffer::createSub(*Parent, Inherited, Region->origin, Region->size).release());
   });
 }
 
