@@ -2,7 +2,7 @@
 // lives in the file of its family: runtime overheads and transfers
 // (FiguresRuntime.cpp), kernels (FiguresKernels.cpp), the compiler
 // (FigureBuild.cpp), shared virtual memory (FiguresSvm.cpp), pipes
-// (FiguresPipe.cpp).
+// (FiguresPipe.cpp), images (FiguresImage.cpp).
 #ifndef WEFT_BENCH_FIGURES_H
 #define WEFT_BENCH_FIGURES_H
 
@@ -28,6 +28,7 @@ std::unique_ptr<Figure> makeFilter();           // 12. FIR filter, __constant ta
 std::unique_ptr<Figure> makeBuild();            // 13. cold and cached clBuildProgram
 std::unique_ptr<Figure> makeSvm();              // 14. SVM pointer chase and ping-pong
 std::unique_ptr<Figure> makePipe();             // 15. packets through a pipe
+std::unique_ptr<Figure> makeImage();            // 16. blur and resize on images
 
 /// Every figure, in report order.
 std::vector<std::unique_ptr<Figure>> makeAllFigures();

@@ -65,6 +65,33 @@ void Device::read(const Mem &M, void *Data, size_t Bytes) const {
         "clEnqueueReadBuffer");
 }
 
+Mem Device::image2d(cl_channel_order Order, cl_channel_type Type, size_t Width, size_t Height,
+                    cl_mem_flags Flags) const {
+  const cl_image_format Format = {Order, Type};
+  cl_image_desc Desc = {};
+  Desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  Desc.image_width = Width;
+  Desc.image_height = Height;
+  cl_int Err;
+  cl_mem M = clCreateImage(Context, Flags, &Format, &Desc, nullptr, &Err);
+  check(Err, "clCreateImage");
+  return Mem(M);
+}
+
+void Device::writeImage(const Mem &M, const void *Data, size_t Width, size_t Height) const {
+  const size_t Origin[3] = {0, 0, 0}, Region[3] = {Width, Height, 1};
+  check(
+      clEnqueueWriteImage(Queue, M.get(), CL_TRUE, Origin, Region, 0, 0, Data, 0, nullptr, nullptr),
+      "clEnqueueWriteImage");
+}
+
+void Device::readImage(const Mem &M, void *Data, size_t Width, size_t Height) const {
+  const size_t Origin[3] = {0, 0, 0}, Region[3] = {Width, Height, 1};
+  check(
+      clEnqueueReadImage(Queue, M.get(), CL_TRUE, Origin, Region, 0, 0, Data, 0, nullptr, nullptr),
+      "clEnqueueReadImage");
+}
+
 void Device::finish() const { check(clFinish(Queue), "clFinish"); }
 
 void Device::launch(const Kernel &K, std::vector<size_t> Global, std::vector<size_t> Local) const {

@@ -94,6 +94,13 @@ struct Device {
   Kernel kernel(const Program &P, const char *Name) const;
   void write(const Mem &M, const void *Data, size_t Bytes) const;
   void read(const Mem &M, void *Data, size_t Bytes) const;
+  /// Creates a Width x Height 2D image of the given format; throws on failure.
+  Mem image2d(cl_channel_order Order, cl_channel_type Type, size_t Width, size_t Height,
+              cl_mem_flags Flags = CL_MEM_READ_WRITE) const;
+  /// Writes or reads a whole Width x Height 2D image, its rows packed
+  /// tightly in Data.
+  void writeImage(const Mem &M, const void *Data, size_t Width, size_t Height) const;
+  void readImage(const Mem &M, void *Data, size_t Width, size_t Height) const;
   void finish() const;
   /// Enqueues Kernel over a 1-, 2- or 3-D range; Global must be a multiple
   /// of Local in every dimension (Weft has no non-uniform work-groups).

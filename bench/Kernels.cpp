@@ -147,6 +147,66 @@ __kernel void pipeReceive(__read_only pipe uint In, __global uint *Out) {
 }
 )CLC";
 
+const char *const Image = R"CLC(
+// The 5x5 binomial blur, (1 4 6 4 1) / 16 each way, computed separably: the
+// five pixels of each of the five rows weighted across, then the five row
+// sums weighted down. LOAD(X, Y) gives the pixel at (X, Y), clamped to the
+// picture, as a float4 in [0, 1]; the image and buffer kernels differ only
+// in it, so that they do the same arithmetic in the same order.
+__constant float Binomial5[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
+
+#define BLUR5(LOAD, X, Y, RESULT)                                             \
+  do {                                                                        \
+    float4 Sum = (float4)(0.0f);                                              \
+    for (int Dy = -2; Dy <= 2; ++Dy) {                                        \
+      float4 Row = (float4)(0.0f);                                            \
+      for (int Dx = -2; Dx <= 2; ++Dx)                                        \
+        Row += Binomial5[Dx + 2] * LOAD((X) + Dx, (Y) + Dy);                  \
+      Sum += Binomial5[Dy + 2] * Row;                                         \
+    }                                                                         \
+    RESULT = Sum;                                                             \
+  } while (0)
+
+// From a Width x Height buffer of RGBA bytes into one of float4s: the
+// clamping and the normalisation (UNORM_INT8: byte / 255) done by hand.
+#define LOAD_BUFFER(PX, PY)                                                   \
+  (convert_float4(In[clamp((PY), 0, Height - 1) * Width + clamp((PX), 0, Width - 1)]) * \
+   (1.0f / 255.0f))
+__kernel void blurBuffer(__global const uchar4 *In, __global float4 *Out, int Width,
+                         int Height) {
+  int X = get_global_id(0), Y = get_global_id(1);
+  float4 V;
+  BLUR5(LOAD_BUFFER, X, Y, V);
+  Out[Y * Width + X] = V;
+}
+
+#if IMAGES
+// The same from a CL_RGBA / CL_UNORM_INT8 image into a CL_RGBA / CL_FLOAT
+// one: the sampler clamps and normalises.
+__constant sampler_t Nearest =
+    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+#define LOAD_IMAGE(PX, PY) read_imagef(In, Nearest, (int2)((PX), (PY)))
+__kernel void blurImage(__read_only image2d_t In, __write_only image2d_t Out) {
+  int X = get_global_id(0), Y = get_global_id(1);
+  float4 V;
+  BLUR5(LOAD_IMAGE, X, Y, V);
+  write_imagef(Out, (int2)(X, Y), V);
+}
+
+// A bilinear resize done by the sampler: output pixel (X, Y) samples the
+// input at its own centre, (X + 0.5, Y + 0.5) * Step in normalised
+// coordinates, where Step is one over the output's size.
+__constant sampler_t Bilinear =
+    CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
+__kernel void resizeBilinear(__read_only image2d_t In, __write_only image2d_t Out,
+                             float2 Step) {
+  int X = get_global_id(0), Y = get_global_id(1);
+  float2 At = ((float2)((float)X, (float)Y) + 0.5f) * Step;
+  write_imagef(Out, (int2)(X, Y), read_imagef(In, Bilinear, At));
+}
+#endif
+)CLC";
+
 const char *const Barriers = R"CLC(
 // A ring of WG values in __local memory, iterated Steps times: a 3-point
 // stencil, then a permutation (17 is odd, so L * 17 mod WG is one), each

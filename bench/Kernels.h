@@ -40,6 +40,12 @@ extern const char *const Svm;
 /// a pipe; build with -cl-std=CL2.0 or CL3.0 on a device with pipes.
 extern const char *const Pipe;
 
+/// `blurBuffer`: a 5x5 binomial blur of RGBA bytes in a buffer into float4s;
+/// built with -DIMAGES=1 also `blurImage`, the same computation from a
+/// CL_UNORM_INT8 image into a CL_FLOAT one, and `resizeBilinear`, a resize
+/// done by a linear-filtering sampler. Build with -cl-std=CL1.2.
+extern const char *const Image;
+
 /// A realistic program of about 300 lines (structs, 17 helpers, 12 kernels)
 /// whose text is unique per Salt, so that no compiler cache can hit on it.
 /// Its kernel `saltProbe(Out, In)` writes hashUint(In[i]) ^ Salt.

@@ -42,6 +42,7 @@ std::vector<std::unique_ptr<Figure>> makeAllFigures() {
   All.push_back(makeBuild());
   All.push_back(makeSvm());
   All.push_back(makePipe());
+  All.push_back(makeImage());
   return All;
 }
 
