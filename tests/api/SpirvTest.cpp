@@ -284,3 +284,64 @@ TEST_F(Spirv, PipesMovePacketsThroughAnIlProgram) {
   std::sort(Out.begin(), Out.end());
   EXPECT_EQ(Out, In) << "every packet once (In is sorted)";
 }
+
+// The image built-ins through SPIR-V (OpSampledImage with OpImageSampleExplicitLod,
+// OpConstantSampler, OpImageRead, OpImageWrite, OpImageQuerySize): the
+// translator calls them by the OpenCL C names the builtin library defines.
+TEST_F(Spirv, ImagesAreReadSampledAndWrittenThroughAnIlProgram) {
+  cl_program P = fromIL(readSpirv("images.spv"));
+  ASSERT_NE(P, nullptr);
+  ASSERT_EQ(clBuildProgram(P, 1, &Device, "", nullptr, nullptr), CL_SUCCESS) << buildLog(P);
+  cl_int Err;
+  cl_kernel K = clCreateKernel(P, "sample", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedKernels.push_back(K);
+  const size_t W = 8, H = 4;
+  std::vector<float> Pixels(W * H * 4);
+  for (size_t I = 0; I < Pixels.size(); ++I)
+    Pixels[I] = float(I % 13) * 0.25f;
+  const cl_image_format F{CL_RGBA, CL_FLOAT};
+  cl_image_desc D{};
+  D.image_type = CL_MEM_OBJECT_IMAGE2D;
+  D.image_width = W;
+  D.image_height = H;
+  cl_mem In = clCreateImage(Context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &F, &D,
+                            Pixels.data(), &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedMems.push_back(In);
+  cl_mem Out = clCreateImage(Context, CL_MEM_WRITE_ONLY, &F, &D, nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedMems.push_back(Out);
+  cl_sampler Linear = clCreateSampler(Context, CL_TRUE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                      CL_FILTER_LINEAR, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  cl_mem Dst = buffer(W * H * 4 * sizeof(float)), Dims = buffer(2 * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &In), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof(cl_sampler), &Linear), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 2, sizeof(cl_mem), &Out), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 3, sizeof(cl_mem), &Dst), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 4, sizeof(cl_mem), &Dims), CL_SUCCESS);
+  const size_t Global[2] = {W, H};
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(clReleaseSampler(Linear), CL_SUCCESS);
+  // At pixel centres a linear read is the pixel itself; the nearest read
+  // one to the left clamps to the edge.
+  auto Got = read<float>(Dst, W * H * 4);
+  for (size_t Y = 0; Y < H; ++Y)
+    for (size_t X = 0; X < W; ++X)
+      for (size_t C = 0; C < 4; ++C) {
+        const size_t Left = X == 0 ? 0 : X - 1;
+        EXPECT_NEAR(Got[(Y * W + X) * 4 + C],
+                    Pixels[(Y * W + X) * 4 + C] + Pixels[(Y * W + Left) * 4 + C], 1e-5f)
+            << X << "," << Y << "," << C;
+      }
+  std::vector<float> Written(W * H * 4);
+  const size_t Origin[3] = {0, 0, 0}, Region[3] = {W, H, 1};
+  ASSERT_EQ(clEnqueueReadImage(Queue, Out, CL_TRUE, Origin, Region, 0, 0, Written.data(), 0,
+                               nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t I = 0; I < Written.size(); ++I)
+    EXPECT_EQ(Written[I], Pixels[I] * 2.0f) << I;
+  EXPECT_EQ(read<int>(Dims, 2), (std::vector<int>{int(W), int(H)}));
+}
