@@ -400,6 +400,18 @@ TEST_F(Images, InvalidImageSize) {
     cl_image_desc D = descOf(C.S);
     EXPECT_EQ(createError(CL_MEM_READ_WRITE, &Rgba8, &D), CL_INVALID_IMAGE_SIZE) << C.Why;
   }
+  // Regression: pitches whose products overflow size_t (a 3D image's slice
+  // pitch from a huge row pitch) are refused, not wrapped into a small
+  // allocation.
+  std::vector<unsigned char> Host(64);
+  cl_image_desc Huge = descOf(Shape{CL_MEM_OBJECT_IMAGE3D, {1, 16, 2}});
+  Huge.image_row_pitch = (SIZE_MAX / 8) & ~size_t(3);
+  EXPECT_EQ(createError(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &Rgba8, &Huge, Host.data()),
+            CL_INVALID_IMAGE_SIZE);
+  Huge.image_row_pitch = 0;
+  Huge.image_slice_pitch = (SIZE_MAX / 2) & ~size_t(3);
+  EXPECT_EQ(createError(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &Rgba8, &Huge, Host.data()),
+            CL_INVALID_IMAGE_SIZE);
 }
 
 TEST_F(Images, InvalidHostPtrAndFlags) {

@@ -89,6 +89,11 @@ Result<ImageGeometry> geometry(const cl_image_desc &D, size_t Element, bool Pitc
   WEFT_CHECK(!PitchesAllowed && G.SlicePitch != 0, CL_INVALID_IMAGE_DESCRIPTOR,
              "image_slice_pitch is not 0 without host_ptr");
   const bool UsesSlice = Array1D || Has3;
+  // A pitch this large makes an image beyond any allocation; refusing it
+  // here keeps the products below from overflowing.
+  constexpr size_t MaxPitch = size_t(1) << 40;
+  WEFT_CHECK(G.RowPitch > MaxPitch || G.SlicePitch > MaxPitch, CL_INVALID_IMAGE_SIZE,
+             "the image's pitches make it larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE");
   const size_t MinRow = G.Width * Element;
   if (G.RowPitch == 0)
     G.RowPitch = MinRow;
