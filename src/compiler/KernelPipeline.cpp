@@ -32,6 +32,9 @@
 //     nest with the work-item function inlined into its x loop.
 //  9. Reject leftover calls to OpenCL builtins we lack; the host functions
 //     still called lose OpenCL's convergent mark; verify the module.
+//     ImageDescriptorPass marks the loads of image descriptors invariant,
+//     once the work-group function names each argument (8), before O3's
+//     LICM.
 // 10. O3 with the host TargetMachine (unless -cl-opt-disable): now the loop
 //     vectorizer sees the x loop over work-items, knows libmvec's and
 //     SLEEF's vector forms of the math calls in it (VectorMath.h), and that
@@ -51,6 +54,7 @@
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/ImageDescriptorPass.h"
 #include "compiler/KernelDescBuilder.h"
 #include "compiler/HostTarget.h"
 #include "compiler/LaneCallPackingPass.h"
@@ -335,6 +339,7 @@ bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, st
     D.PrivateFrameSize = wi::sizeAttr(*WG, wi::FrameSizeAttr);
     D.PrivateMemSize = wi::sizeAttr(*WG, wi::PrivateSizeAttr);
     D.UsesPrintf = WG->hasFnAttribute(wi::PrintfAttr);
+    ImageDescriptorPass::run(*WG, D);
   }
   // WEFT_DUMP_IR=pre: the module as O3 gets it, to replay O3 with opt's
   // remarks (-pass-remarks-missed=loop-vectorize) in compiler work.

@@ -4,6 +4,7 @@
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/ImageDescriptorPass.h"
 #include "compiler/KernelPipeline.h"
 #include "compiler/LaneCallPackingPass.h"
 #include "compiler/LaneLoopUnrollPass.h"
@@ -646,6 +647,65 @@ entry:
                                        rt::printfArgType(rt::PrintfArgKind::Integer, 2, 4)}));
   // printf's result is the entry's.
   EXPECT_EQ(M->getFunction("printf")->getNumUses(), 0u);
+}
+
+// An image argument's descriptor loads (format, pitches, pixel pointer)
+// become invariant, so O3 hoists them out of the work-item loop past the
+// kernel's stores to pixels; a buffer argument's loads, and a load past the
+// descriptor's 64 bytes, stay as they were.
+TEST(PassTest, ImageDescriptorLoadsAreInvariant) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+define void @__weft_wg_k(ptr %args, ptr %ctx) {
+entry:
+  %slot0 = load ptr, ptr %args, align 8
+  %img = load ptr addrspace(1), ptr %slot0, align 1
+  %a1 = getelementptr inbounds ptr, ptr %args, i64 1
+  %slot1 = load ptr, ptr %a1, align 8
+  %buf = load ptr addrspace(1), ptr %slot1, align 1
+  br label %x.loop
+x.loop:
+  %x = phi i64 [ 0, %entry ], [ %x.next, %x.loop ]
+  %data = load ptr addrspace(1), ptr addrspace(1) %img, align 8
+  %order.addr = getelementptr inbounds i8, ptr addrspace(1) %img, i64 40
+  %order = load i32, ptr addrspace(1) %order.addr, align 4
+  %cast = addrspacecast ptr addrspace(1) %img to ptr
+  %pitch.addr = getelementptr inbounds i64, ptr %cast, i64 1
+  %pitch = load i64, ptr %pitch.addr, align 8
+  %past.addr = getelementptr inbounds i8, ptr addrspace(1) %img, i64 64
+  %past = load i32, ptr addrspace(1) %past.addr, align 4
+  %b = load i32, ptr addrspace(1) %buf, align 4
+  %v = add i32 %order, %b
+  %w = add i32 %v, %past
+  %off = add i64 %x, %pitch
+  %px = getelementptr i32, ptr addrspace(1) %data, i64 %off
+  store i32 %w, ptr addrspace(1) %px, align 4
+  %x.next = add i64 %x, 1
+  %c = icmp ult i64 %x.next, 16
+  br i1 %c, label %x.loop, label %exit
+exit:
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  rt::KernelDesc D;
+  D.Args.resize(2);
+  D.Args[0].Kind = rt::ArgKind::Image;
+  D.Args[1].Kind = rt::ArgKind::GlobalPointer;
+  Function &F = *M->getFunction("__weft_wg_k");
+  EXPECT_EQ(ImageDescriptorPass::run(F, D), 3u);
+  std::set<std::string> Invariant;
+  for (Instruction &I : instructions(F))
+    if (I.hasMetadata(LLVMContext::MD_invariant_load))
+      Invariant.insert(I.getName().str());
+  EXPECT_EQ(Invariant, (std::set<std::string>{"data", "order", "pitch"}));
+  EXPECT_FALSE(verifyFunction(F, &errs()));
+  // The IR that comes out: the loop's first descriptor load, marked.
+  std::string Text;
+  raw_string_ostream OS(Text);
+  F.getEntryBlock().getNextNode()->front().getNextNode()->print(OS);
+  EXPECT_NE(OS.str().find("!invariant.load"), std::string::npos) << OS.str();
 }
 
 } // namespace weft::compiler::test

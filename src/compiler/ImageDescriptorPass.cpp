@@ -1,0 +1,105 @@
+// ImageDescriptorPass: descriptor loads of image arguments are invariant.
+//
+// Algorithm. An image argument is a pointer to the image's WeftImage, a
+// 64-byte descriptor the runtime fills when the image is created and never
+// writes again (runtime/ImageLayout.h), and the image built-ins read their
+// format, sizes, pitches and pixel pointer from it at every access. The
+// work-group function (WorkGroupLoopPass) loads argument i as
+//
+//   %slot = load ptr, ptr (getelementptr ptr, ptr %args, i64 i)
+//   %img  = load ptr addrspace(1), ptr %slot
+//
+// For each argument the kernel's description says is an image, the pass
+// follows %img through constant-offset GEPs and pointer casts to the loads
+// of the descriptor's bytes ([0, 64)) and marks them !invariant.load. Alias
+// analysis cannot tell those loads from the kernel's stores to pixels
+// (every pointer involved is a __global one), so without the mark LICM
+// leaves them, and the table lookups and arithmetic built on them, in the
+// work-item loop; with it they are computed once per work-group.
+//
+//   before (in x.loop):  %ord = load i32, ptr addrspace(1) %ord.addr
+//   after:               %ord = load i32, ptr addrspace(1) %ord.addr, !invariant.load !0
+//
+// Limits. Only loads reached from the argument's own load through constant
+// offsets are marked: a descriptor pointer stored to memory, selected, or
+// offset by a variable is left alone (correct, just not faster).
+#include "compiler/ImageDescriptorPass.h"
+
+#include "runtime/ImageLayout.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
+
+using namespace llvm;
+
+namespace weft::compiler {
+
+namespace {
+
+/// The load of argument Index's value in WG's entry block, or null.
+LoadInst *argumentValue(Function &WG, unsigned Index) {
+  if (WG.arg_empty())
+    return nullptr;
+  Argument *Args = WG.getArg(0);
+  const DataLayout &DL = WG.getParent()->getDataLayout();
+  for (Instruction &I : WG.getEntryBlock()) {
+    auto *Slot = dyn_cast<LoadInst>(&I);
+    if (!Slot || !Slot->getType()->isPointerTy())
+      continue;
+    APInt Offset(DL.getIndexTypeSizeInBits(Args->getType()), 0);
+    const Value *Base =
+        Slot->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+    if (Base != Args || Offset != uint64_t(Index) * DL.getPointerSize())
+      continue;
+    for (User *U : Slot->users())
+      if (auto *Value = dyn_cast<LoadInst>(U); Value && Value->getType()->isPointerTy() &&
+                                              Value->getPointerOperand() == Slot)
+        return Value;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+unsigned ImageDescriptorPass::run(Function &WG, const rt::KernelDesc &Desc) {
+  const DataLayout &DL = WG.getParent()->getDataLayout();
+  MDNode *Invariant = MDNode::get(WG.getContext(), {});
+  unsigned Marked = 0;
+  for (unsigned I = 0; I < Desc.Args.size(); ++I) {
+    if (Desc.Args[I].Kind != rt::ArgKind::Image)
+      continue;
+    LoadInst *Image = argumentValue(WG, I);
+    if (!Image)
+      continue;
+    // (pointer, its byte offset from the descriptor's start) to visit.
+    SmallVector<std::pair<Value *, int64_t>, 16> Work{{Image, 0}};
+    while (!Work.empty()) {
+      auto [Ptr, Offset] = Work.pop_back_val();
+      for (User *U : Ptr->users()) {
+        if (auto *Load = dyn_cast<LoadInst>(U)) {
+          const uint64_t Size = DL.getTypeStoreSize(Load->getType());
+          if (Load->getPointerOperand() == Ptr && Offset >= 0 &&
+              uint64_t(Offset) + Size <= sizeof(WeftImage) &&
+              !Load->hasMetadata(LLVMContext::MD_invariant_load)) {
+            Load->setMetadata(LLVMContext::MD_invariant_load, Invariant);
+            ++Marked;
+          }
+        } else if (auto *GEP = dyn_cast<GEPOperator>(U)) {
+          APInt Delta(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+          if (GEP->getPointerOperand() == Ptr && GEP->accumulateConstantOffset(DL, Delta))
+            Work.push_back({const_cast<Value *>(static_cast<const Value *>(GEP)),
+                            Offset + Delta.getSExtValue()});
+        } else if (isa<BitCastOperator>(U) || isa<AddrSpaceCastOperator>(U)) {
+          Work.push_back({U, Offset});
+        }
+      }
+    }
+  }
+  return Marked;
+}
+
+} // namespace weft::compiler

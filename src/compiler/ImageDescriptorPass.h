@@ -1,0 +1,20 @@
+// ImageDescriptorPass: an image's descriptor (runtime/ImageLayout.h) does
+// not change while a kernel runs, so every load from it is marked
+// !invariant.load, and LICM takes the image's format, sizes, pitches and
+// pixel pointer out of the work-item loop. See ImageDescriptorPass.cpp.
+#pragma once
+
+#include "runtime/ProgramCompiler.h"
+
+#include <llvm/IR/Function.h>
+
+namespace weft::compiler {
+
+class ImageDescriptorPass {
+public:
+  /// Marks the descriptor loads of the image arguments of Desc in WG, its
+  /// work-group function; returns how many it marked.
+  static unsigned run(llvm::Function &WG, const rt::KernelDesc &Desc);
+};
+
+} // namespace weft::compiler
