@@ -9,6 +9,7 @@ PACKAGES=(
   libtbb-dev libsleef-dev
   opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo
   libgtest-dev googletest
+  python3-pyopencl python3-numpy
 )
 
 missing=()
