@@ -24,7 +24,7 @@ namespace weft::compiler {
 
 namespace {
 
-constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '4'};
+constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '5'};
 
 /// The GNU build ID of the ELF object that contains this function (libweft.so,
 /// or a test executable linking the compiler), in hex; "" if it has none.
@@ -296,7 +296,7 @@ std::optional<CachedBuild> DiskCache::load(const std::string &Key) const {
   for (auto &[InputPath, Hash] : B.Inputs)
     if (!R.bytes(InputPath) || !R.bytes(Hash))
       return std::nullopt;
-  if (!R.done())
+  if (!R.bytes(B.PreparedIR) || !R.done())
     return std::nullopt;
   for (const auto &[InputPath, Hash] : B.Inputs)
     if (fileHash(InputPath) != Hash)
@@ -324,6 +324,7 @@ void DiskCache::store(const std::string &Key, const CachedBuild &B) const {
     W.bytes(InputPath);
     W.bytes(Hash);
   }
+  W.bytes(B.PreparedIR);
   std::array<uint8_t, 32> Sum = SHA256::hash(
       ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(W.Bytes.data()), W.Bytes.size()));
   W.Bytes.append(reinterpret_cast<const char *>(Sum.data()), Sum.size());

@@ -48,6 +48,9 @@ struct CachedBuild {
   std::vector<std::vector<unsigned char>> Objects;
   /// Files the build read: path and SHA-256 of the contents.
   std::vector<std::pair<std::string, std::string>> Inputs;
+  /// The program as the kernel pipeline prepared it, for image
+  /// specializations (JitExecutable::specialize); empty if it has none.
+  std::vector<unsigned char> PreparedIR;
 };
 
 class DiskCache {

@@ -20,6 +20,17 @@
 //   before (in x.loop):  %ord = load i32, ptr addrspace(1) %ord.addr
 //   after:               %ord = load i32, ptr addrspace(1) %ord.addr, !invariant.load !0
 //
+// Specialization. For a launch whose images' formats are known (the
+// executable compiles such a copy of a work-group function on demand,
+// JitExecutable::specialize), the same walk finds the loads of the channel
+// order, data type and element size and replaces them with the format's
+// values; O3 then folds away every branch on the format in the image
+// built-ins, leaving straight-line pixel code.
+//
+//   before: %order = load i32, ptr addrspace(1) %order.addr, !invariant.load !0
+//           %is.bgra = icmp eq i32 %order, 4278      ; CL_BGRA
+//   after:  %is.bgra = icmp eq i32 4277, 4278        ; folds to false
+//
 // Limits. Only loads reached from the argument's own load through constant
 // offsets are marked: a descriptor pointer stored to memory, selected, or
 // offset by a variable is left alone (correct, just not faster).
@@ -27,8 +38,11 @@
 
 #include "runtime/ImageLayout.h"
 
+#include <cstddef>
+
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
@@ -63,43 +77,77 @@ LoadInst *argumentValue(Function &WG, unsigned Index) {
   return nullptr;
 }
 
-} // namespace
-
-unsigned ImageDescriptorPass::run(Function &WG, const rt::KernelDesc &Desc) {
+/// Calls Visit(load, byte offset) for each load of WG from the descriptor of
+/// argument Index: the loads reached from the argument's value through
+/// constant-offset GEPs and pointer casts, within the descriptor's bytes.
+template <typename VisitFn> void forEachDescriptorLoad(Function &WG, unsigned Index, VisitFn Visit) {
+  LoadInst *Image = argumentValue(WG, Index);
+  if (!Image)
+    return;
   const DataLayout &DL = WG.getParent()->getDataLayout();
-  MDNode *Invariant = MDNode::get(WG.getContext(), {});
-  unsigned Marked = 0;
-  for (unsigned I = 0; I < Desc.Args.size(); ++I) {
-    if (Desc.Args[I].Kind != rt::ArgKind::Image)
-      continue;
-    LoadInst *Image = argumentValue(WG, I);
-    if (!Image)
-      continue;
-    // (pointer, its byte offset from the descriptor's start) to visit.
-    SmallVector<std::pair<Value *, int64_t>, 16> Work{{Image, 0}};
-    while (!Work.empty()) {
-      auto [Ptr, Offset] = Work.pop_back_val();
-      for (User *U : Ptr->users()) {
-        if (auto *Load = dyn_cast<LoadInst>(U)) {
-          const uint64_t Size = DL.getTypeStoreSize(Load->getType());
-          if (Load->getPointerOperand() == Ptr && Offset >= 0 &&
-              uint64_t(Offset) + Size <= sizeof(WeftImage) &&
-              !Load->hasMetadata(LLVMContext::MD_invariant_load)) {
-            Load->setMetadata(LLVMContext::MD_invariant_load, Invariant);
-            ++Marked;
-          }
-        } else if (auto *GEP = dyn_cast<GEPOperator>(U)) {
-          APInt Delta(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
-          if (GEP->getPointerOperand() == Ptr && GEP->accumulateConstantOffset(DL, Delta))
-            Work.push_back({const_cast<Value *>(static_cast<const Value *>(GEP)),
-                            Offset + Delta.getSExtValue()});
-        } else if (isa<BitCastOperator>(U) || isa<AddrSpaceCastOperator>(U)) {
-          Work.push_back({U, Offset});
-        }
+  // (pointer, its byte offset from the descriptor's start) to visit.
+  SmallVector<std::pair<Value *, int64_t>, 16> Work{{Image, 0}};
+  SmallVector<std::pair<LoadInst *, int64_t>, 32> Loads;
+  while (!Work.empty()) {
+    auto [Ptr, Offset] = Work.pop_back_val();
+    for (User *U : Ptr->users()) {
+      if (auto *Load = dyn_cast<LoadInst>(U)) {
+        const uint64_t Size = DL.getTypeStoreSize(Load->getType());
+        if (Load->getPointerOperand() == Ptr && Offset >= 0 &&
+            uint64_t(Offset) + Size <= sizeof(WeftImage))
+          Loads.push_back({Load, Offset});
+      } else if (auto *GEP = dyn_cast<GEPOperator>(U)) {
+        APInt Delta(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        if (GEP->getPointerOperand() == Ptr && GEP->accumulateConstantOffset(DL, Delta))
+          Work.push_back({U, Offset + Delta.getSExtValue()});
+      } else if (isa<BitCastOperator>(U) || isa<AddrSpaceCastOperator>(U)) {
+        Work.push_back({U, Offset});
       }
     }
   }
+  // Visited after the walk: a visitor may replace (and erase) a load.
+  for (auto [Load, Offset] : Loads)
+    Visit(Load, Offset);
+}
+
+} // namespace
+
+unsigned ImageDescriptorPass::run(Function &WG, const rt::KernelDesc &Desc) {
+  MDNode *Invariant = MDNode::get(WG.getContext(), {});
+  unsigned Marked = 0;
+  for (unsigned I = 0; I < Desc.Args.size(); ++I)
+    if (Desc.Args[I].Kind == rt::ArgKind::Image)
+      forEachDescriptorLoad(WG, I, [&](LoadInst *Load, int64_t) {
+        if (!Load->hasMetadata(LLVMContext::MD_invariant_load)) {
+          Load->setMetadata(LLVMContext::MD_invariant_load, Invariant);
+          ++Marked;
+        }
+      });
   return Marked;
+}
+
+unsigned ImageDescriptorPass::specialize(Function &WG,
+                                         const std::vector<rt::ImageArgFormat> &Formats) {
+  unsigned Replaced = 0;
+  for (const rt::ImageArgFormat &F : Formats)
+    forEachDescriptorLoad(WG, F.Arg, [&](LoadInst *Load, int64_t Offset) {
+      auto *Ty = dyn_cast<IntegerType>(Load->getType());
+      if (!Ty || Ty->getBitWidth() != 32)
+        return;
+      uint32_t Value;
+      if (Offset == offsetof(WeftImage, ChannelOrder))
+        Value = F.Order;
+      else if (Offset == offsetof(WeftImage, ChannelDataType))
+        Value = F.Type;
+      else if (Offset == offsetof(WeftImage, ElementSize))
+        Value = F.ElementSize;
+      else
+        return;
+      Load->replaceAllUsesWith(ConstantInt::get(Ty, Value));
+      Load->eraseFromParent();
+      ++Replaced;
+    });
+  return Replaced;
 }
 
 } // namespace weft::compiler

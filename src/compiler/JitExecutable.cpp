@@ -7,13 +7,20 @@
 // reads it from the disk cache, and both take the same path from there.
 #include "compiler/JitExecutable.h"
 
+#include "compiler/CrashRecovery.h"
 #include "compiler/ExactFmod.h"
+#include "compiler/ImageDescriptorPass.h"
+#include "compiler/KernelPipeline.h"
 #include "compiler/VectorMath.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
 
 #include <sleef.h>
 
@@ -24,8 +31,11 @@ namespace weft::compiler {
 std::unique_ptr<JitExecutable>
 JitExecutable::create(orc::JITTargetMachineBuilder JTMB,
                       const std::vector<std::vector<unsigned char>> &Objects,
-                      const std::vector<std::string> &KernelNames, std::string &Log) {
+                      const std::vector<std::string> &KernelNames, std::string &Log,
+                      std::vector<unsigned char> PreparedIR) {
   auto Exe = std::unique_ptr<JitExecutable>(new JitExecutable());
+  Exe->Target = std::make_unique<orc::JITTargetMachineBuilder>(JTMB);
+  Exe->PreparedIR = std::move(PreparedIR);
   auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(JTMB)).create();
   if (!J) {
     Log += "error: cannot create the JIT: " + toString(J.takeError()) + "\n";
@@ -114,6 +124,84 @@ std::vector<unsigned char> JitExecutable::compile(Module &M, TargetMachine &TM, 
 rt::WorkGroupFn JitExecutable::lookup(const std::string &KernelName) const {
   auto It = Functions.find(KernelName);
   return It == Functions.end() ? nullptr : It->second;
+}
+
+rt::WorkGroupFn JitExecutable::specialize(const std::string &KernelName,
+                                          const std::vector<rt::ImageArgFormat> &Formats) {
+  if (PreparedIR.empty())
+    return nullptr;
+  std::lock_guard<std::mutex> Lock(SpecializeMutex);
+  auto Key = std::make_pair(KernelName, Formats);
+  if (auto It = Specialized.find(Key); It != Specialized.end())
+    return It->second;
+  // A compiler crash loses only the specialization (kept as nullptr, so not
+  // tried again): the generic function serves.
+  rt::WorkGroupFn Fn = nullptr;
+  if (!runRecoverably([&] { Fn = compileSpecialized(KernelName, Formats); }))
+    Fn = nullptr;
+  Specialized.emplace(std::move(Key), Fn);
+  return Fn;
+}
+
+rt::WorkGroupFn JitExecutable::compileSpecialized(const std::string &KernelName,
+                                                  const std::vector<rt::ImageArgFormat> &Formats) {
+  LLVMContext Context;
+  auto Buffer = MemoryBuffer::getMemBuffer(
+      StringRef(reinterpret_cast<const char *>(PreparedIR.data()), PreparedIR.size()),
+      "weft-prepared", /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<Module>> M = parseBitcodeFile(*Buffer, Context);
+  if (!M) {
+    consumeError(M.takeError());
+    return nullptr;
+  }
+  const std::string Name = std::string(wi::WorkGroupPrefix) + KernelName;
+  Function *WG = (*M)->getFunction(Name);
+  if (!WG || WG->isDeclaration())
+    return nullptr;
+  // Only this work-group function is defined here: everything else the
+  // program defines (the other kernels, its __constant data) is the
+  // program's object's, already in the JIT, and named from here. Internal
+  // symbols (the built-ins' tables) are copied; they are constants.
+  for (Function &F : **M)
+    if (&F != WG && !F.isDeclaration() && !F.hasLocalLinkage())
+      F.deleteBody();
+  for (GlobalVariable &G : (*M)->globals())
+    if (!G.isDeclaration() && !G.hasLocalLinkage()) {
+      G.setInitializer(nullptr);
+      G.setLinkage(GlobalValue::ExternalLinkage);
+    }
+  const std::string SpecializedName = Name + ".images" + std::to_string(Specialized.size());
+  WG->setName(SpecializedName);
+  ImageDescriptorPass::specialize(*WG, Formats);
+  {
+    ModulePassManager MPM;
+    MPM.addPass(GlobalDCEPass());
+    KernelPipeline::runModulePasses(**M, MPM);
+  }
+  auto TM = Target->createTargetMachine();
+  if (!TM) {
+    consumeError(TM.takeError());
+    return nullptr;
+  }
+  KernelPipeline::optimize(**M, **TM);
+  std::string Log;
+  if (!KernelPipeline::verifyOptimized(**M, Log))
+    return nullptr;
+  std::vector<unsigned char> Object = compile(**M, **TM, Log);
+  if (Object.empty())
+    return nullptr;
+  auto ObjectBuffer = MemoryBuffer::getMemBufferCopy(
+      StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), SpecializedName);
+  if (Error E = Jit->addObjectFile(std::move(ObjectBuffer))) {
+    consumeError(std::move(E));
+    return nullptr;
+  }
+  auto Addr = Jit->lookup(SpecializedName);
+  if (!Addr) {
+    consumeError(Addr.takeError());
+    return nullptr;
+  }
+  return Addr->toPtr<rt::WorkGroupFn>();
 }
 
 } // namespace weft::compiler

@@ -1,6 +1,9 @@
 // JitExecutable: the machine code of one program — an ORC LLJIT owning the
 // compiled module, with the work-group function of every kernel looked up
-// (and so compiled) eagerly when the program is built.
+// (and so compiled) eagerly when the program is built; and, for a program
+// with image arguments, copies of a work-group function compiled for the
+// formats of a launch's images, made on demand from the module as the
+// kernel pipeline prepared it.
 #pragma once
 
 #include "runtime/ProgramCompiler.h"
@@ -22,18 +25,28 @@ public:
   /// the disk cache: the parts of one program, ParallelBackend) and finds
   /// the work-group function of every kernel; returns nullptr with a
   /// message in Log on failure.
+  /// PreparedIR is the bitcode of the program as the kernel pipeline
+  /// prepared it (before O3), for specialize(); empty if it has none.
   static std::unique_ptr<JitExecutable>
   create(llvm::orc::JITTargetMachineBuilder JTMB,
          const std::vector<std::vector<unsigned char>> &Objects,
-         const std::vector<std::string> &KernelNames, std::string &Log);
+         const std::vector<std::string> &KernelNames, std::string &Log,
+         std::vector<unsigned char> PreparedIR = {});
   /// Generates the object code of M with TM; empty with a message in Log
   /// on failure.
   static std::vector<unsigned char> compile(llvm::Module &M, llvm::TargetMachine &TM,
                                             std::string &Log);
 
   rt::WorkGroupFn lookup(const std::string &KernelName) const override;
+  rt::WorkGroupFn specialize(const std::string &KernelName,
+                             const std::vector<rt::ImageArgFormat> &Formats) override;
 
 private:
+  /// One specialization: compiles it and adds it to the JIT; nullptr if it
+  /// cannot be made. Mutex held.
+  rt::WorkGroupFn compileSpecialized(const std::string &KernelName,
+                                     const std::vector<rt::ImageArgFormat> &Formats);
+
   struct ErrorText {
     std::mutex Mutex;
     std::string Text;
@@ -42,6 +55,10 @@ private:
   std::shared_ptr<ErrorText> SessionErrors = std::make_shared<ErrorText>();
   std::unique_ptr<llvm::orc::LLJIT> Jit;
   std::map<std::string, rt::WorkGroupFn> Functions;
+  std::unique_ptr<llvm::orc::JITTargetMachineBuilder> Target;
+  std::vector<unsigned char> PreparedIR;
+  std::mutex SpecializeMutex;
+  std::map<std::pair<std::string, std::vector<rt::ImageArgFormat>>, rt::WorkGroupFn> Specialized;
 };
 
 } // namespace weft::compiler

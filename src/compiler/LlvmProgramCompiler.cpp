@@ -21,6 +21,7 @@
 #include "compiler/SpirvFrontend.h"
 #include "compiler/VectorMath.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -121,7 +122,8 @@ std::optional<rt::BuildOutput> loadCached(const std::optional<CacheSlot> &Slot) 
   for (const rt::KernelDesc &D : B->Kernels)
     Names.push_back(D.Name);
   std::string Log;
-  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(Slot->Target, B->Objects, Names, Log);
+  std::unique_ptr<JitExecutable> Exe =
+      JitExecutable::create(Slot->Target, B->Objects, Names, Log, B->PreparedIR);
   if (!Exe)
     return std::nullopt;
   rt::BuildOutput Out;
@@ -157,6 +159,17 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   Out.GlobalVariableSize = KernelPipeline::globalVariableSize(*M);
   if (!Pipeline.prepare(*M, Out.Kernels, Log) || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
+  // A program with image arguments keeps its prepared module, from which
+  // launches get work-group functions compiled for their images' formats
+  // (JitExecutable::specialize); not one with program-scope variables,
+  // which a second copy of the code would have to share.
+  std::vector<unsigned char> Prepared;
+  const bool HasImages = std::any_of(Out.Kernels.begin(), Out.Kernels.end(), [](auto &D) {
+    return std::any_of(D.Args.begin(), D.Args.end(),
+                       [](auto &A) { return A.Kind == rt::ArgKind::Image; });
+  });
+  if (HasImages && !OptDisable && Out.GlobalVariableSize == 0)
+    Prepared = writeBitcode(*M);
   // O3 and code generation, in parts that run at once, except in the
   // process's first build (FirstBuildGuard).
   std::vector<std::vector<unsigned char>> Objects =
@@ -166,7 +179,8 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   std::vector<std::string> Names;
   for (const rt::KernelDesc &D : Out.Kernels)
     Names.push_back(D.Name);
-  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(std::move(*JTMB), Objects, Names, Log);
+  std::unique_ptr<JitExecutable> Exe =
+      JitExecutable::create(std::move(*JTMB), Objects, Names, Log, Prepared);
   if (!Exe || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
   Out.Exe = std::move(Exe);
@@ -174,6 +188,7 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   if (Slot) {
     CachedBuild B{Out.Kernels, Out.Log, Out.GlobalVariableSize, Slot->Linked, {}, Slot->Inputs};
     B.Objects = std::move(Objects);
+    B.PreparedIR = std::move(Prepared);
     Slot->Cache.store(Slot->Key, B);
   }
   return Out;

@@ -3,6 +3,7 @@
 #include "runtime/Kernel.h"
 
 #include "runtime/Capabilities.h"
+#include "runtime/Image.h"
 
 #include <algorithm>
 #include <cstring>
@@ -88,7 +89,8 @@ Result<Kernel::Snapshot> Kernel::snapshot() const {
   L->Name = Desc.Name;
   L->PrivateFrameSize = Desc.PrivateFrameSize;
   L->UsesPrintf = Desc.UsesPrintf;
-  std::lock_guard<std::mutex> Lock(Mutex);
+  std::vector<ImageArgFormat> Formats;
+  std::unique_lock<std::mutex> Lock(Mutex);
   L->LocalMemSize = layoutLocalArgs(&L->LocalArgs);
   for (size_t I = 0; I < Args.size(); ++I) {
     // What the work-group function reads for the argument (KernelAbi.h):
@@ -123,7 +125,15 @@ Result<Kernel::Snapshot> Kernel::snapshot() const {
             },
             [&](const ArgBytes &V) { return place(V.Bytes.data(), V.Bytes.size()); },
             [&](const ArgBuffer &V) { return V.Mem.named() ? memory(V.Mem) : pointer(nullptr); },
-            [&](const ArgImage &V) { return memory(V.Mem); },
+            [&](const ArgImage &V) -> Status {
+              if (Status St = memory(V.Mem); !St)
+                return St;
+              const auto &Img = static_cast<const Image &>(*S.MemObjects.back());
+              Formats.push_back({uint32_t(I), Img.format().image_channel_order,
+                                 Img.format().image_channel_data_type,
+                                 uint32_t(Img.elementSize())});
+              return {};
+            },
             [&](const ArgPipe &V) { return memory(V.Mem); },
             [&](const ArgSampler &V) { return place(&V.Value, sizeof(V.Value)); },
             [&](const ArgSvmPointer &V) { return pointer(V.Ptr); },
@@ -134,6 +144,13 @@ Result<Kernel::Snapshot> Kernel::snapshot() const {
     if (!Ok)
       return Ok.error();
   }
+  Lock.unlock();
+  // Image accesses compiled for these images' formats, when the executable
+  // can make them (the first launch with new formats compiles them; its
+  // mutex, not this kernel's, serialises that).
+  if (!Formats.empty())
+    if (WorkGroupFn Specialized = Exe->specialize(Desc.Name, Formats))
+      L->Fn = Specialized;
   S.Launch = std::move(L);
   return S;
 }

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -62,6 +63,18 @@ struct KernelDesc {
   bool UsesSubGroups = false;
 };
 
+/// The format of one image argument of a launch: what the descriptor
+/// (ImageLayout.h) of the image it names holds.
+struct ImageArgFormat {
+  uint32_t Arg;         ///< the argument's index
+  uint32_t Order, Type; ///< CL_R ..., CL_UNORM_INT8 ...
+  uint32_t ElementSize; ///< bytes per pixel
+  bool operator<(const ImageArgFormat &O) const {
+    return std::tie(Arg, Order, Type, ElementSize) <
+           std::tie(O.Arg, O.Order, O.Type, O.ElementSize);
+  }
+};
+
 /// The machine code of a built program. Thread-safe; lives as long as any
 /// kernel of the program.
 class Executable {
@@ -69,6 +82,17 @@ public:
   virtual ~Executable() = default;
   /// The work-group function of a kernel, or nullptr if there is none.
   virtual WorkGroupFn lookup(const std::string &KernelName) const = 0;
+  /// The kernel's work-group function compiled for images of these formats
+  /// (each descriptor's format a constant, so that image accesses lose
+  /// their branches on it), made on the first launch that asks and kept;
+  /// nullptr where the program cannot be specialized (lookup()'s then
+  /// serves, for every format).
+  virtual WorkGroupFn specialize(const std::string &KernelName,
+                                 const std::vector<ImageArgFormat> &Formats) {
+    (void)KernelName;
+    (void)Formats;
+    return nullptr;
+  }
 };
 
 /// Files a build read from disk (the headers -I made visible): each path

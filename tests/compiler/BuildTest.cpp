@@ -351,3 +351,43 @@ TEST(BuildTest, ACrashInsideTheCompilerFailsTheBuild) {
 }
 
 } // namespace weft::compiler::test
+
+namespace weft::compiler::test {
+
+// A program with image arguments gives launches work-group functions
+// compiled for their images' formats: one per kernel and format list, made
+// once and then reused, and not for programs with program-scope variables
+// (a copy of the code would need the same variables) or built with
+// -cl-opt-disable.
+TEST(BuildTest, ImageKernelsSpecializeOnTheirImagesFormats) {
+  const char *Source = R"(
+kernel void copy(read_only image2d_t in, write_only image2d_t out) {
+  int2 p = (int2)(get_global_id(0), get_global_id(1));
+  write_imagef(out, p, read_imagef(in, p));
+}
+kernel void plain(global int *p) { p[0] = 1; })";
+  auto R = build(Source, "-cl-std=CL3.0");
+  ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(R)) << std::get<rt::BuildFailure>(R).Log;
+  rt::Executable &Exe = *std::get<rt::BuildOutput>(R).Exe;
+  const std::vector<rt::ImageArgFormat> Rgba8 = {{0, CL_RGBA, CL_UNORM_INT8, 4},
+                                                 {1, CL_RGBA, CL_FLOAT, 16}};
+  const std::vector<rt::ImageArgFormat> R16 = {{0, CL_R, CL_UNORM_INT16, 2},
+                                               {1, CL_RGBA, CL_FLOAT, 16}};
+  rt::WorkGroupFn A = Exe.specialize("copy", Rgba8);
+  ASSERT_NE(A, nullptr);
+  EXPECT_NE(A, Exe.lookup("copy"));
+  EXPECT_EQ(Exe.specialize("copy", Rgba8), A) << "made once, then reused";
+  rt::WorkGroupFn B = Exe.specialize("copy", R16);
+  ASSERT_NE(B, nullptr);
+  EXPECT_NE(B, A) << "another format, another function";
+  EXPECT_EQ(Exe.specialize("nosuchkernel", Rgba8), nullptr);
+
+  auto WithGlobals = build(std::string(Source) + "\nglobal int counter;", "-cl-std=CL3.0");
+  ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(WithGlobals));
+  EXPECT_EQ(std::get<rt::BuildOutput>(WithGlobals).Exe->specialize("copy", Rgba8), nullptr);
+  auto Unoptimized = build(Source, "-cl-std=CL3.0 -cl-opt-disable");
+  ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(Unoptimized));
+  EXPECT_EQ(std::get<rt::BuildOutput>(Unoptimized).Exe->specialize("copy", Rgba8), nullptr);
+}
+
+} // namespace weft::compiler::test

@@ -708,4 +708,49 @@ exit:
   EXPECT_NE(OS.str().find("!invariant.load"), std::string::npos) << OS.str();
 }
 
+// A launch's image formats, known, replace the loads of the channel order,
+// data type and element size with constants; other descriptor loads (the
+// width here) and the images the list does not name keep theirs.
+TEST(PassTest, ImageFormatsBecomeConstants) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+define i32 @__weft_wg_k(ptr %args, ptr %ctx) {
+entry:
+  %slot0 = load ptr, ptr %args, align 8
+  %img = load ptr addrspace(1), ptr %slot0, align 1
+  %a1 = getelementptr inbounds ptr, ptr %args, i64 1
+  %slot1 = load ptr, ptr %a1, align 8
+  %other = load ptr addrspace(1), ptr %slot1, align 1
+  %order.addr = getelementptr inbounds i8, ptr addrspace(1) %img, i64 40
+  %order = load i32, ptr addrspace(1) %order.addr, align 4
+  %type.addr = getelementptr inbounds i8, ptr addrspace(1) %img, i64 44
+  %type = load i32, ptr addrspace(1) %type.addr, align 4
+  %size.addr = getelementptr inbounds i8, ptr addrspace(1) %img, i64 48
+  %size = load i32, ptr addrspace(1) %size.addr, align 4
+  %width.addr = getelementptr inbounds i8, ptr addrspace(1) %img, i64 24
+  %width = load i32, ptr addrspace(1) %width.addr, align 4
+  %o.addr = getelementptr inbounds i8, ptr addrspace(1) %other, i64 40
+  %o = load i32, ptr addrspace(1) %o.addr, align 4
+  %s1 = add i32 %order, %type
+  %s2 = add i32 %s1, %size
+  %s3 = add i32 %s2, %width
+  %s4 = add i32 %s3, %o
+  ret i32 %s4
+}
+)");
+  ASSERT_TRUE(M);
+  Function &F = *M->getFunction("__weft_wg_k");
+  EXPECT_EQ(ImageDescriptorPass::specialize(F, {{0, CL_BGRA, CL_UNORM_INT8, 4}}), 3u);
+  EXPECT_FALSE(verifyFunction(F, &errs()));
+  std::string Text;
+  raw_string_ostream OS(Text);
+  F.print(OS);
+  // The IR that comes out: the sums start from the constants.
+  EXPECT_NE(OS.str().find("%s1 = add i32 4278, 4306"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("%s2 = add i32 %s1, 4"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("%width = load i32"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("%o = load i32"), std::string::npos) << OS.str();
+}
+
 } // namespace weft::compiler::test
