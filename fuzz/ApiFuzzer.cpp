@@ -1,8 +1,9 @@
 // Fuzz harness: sequences of OpenCL API calls with detectable bad
 // arguments. Each input is a little program: every opcode byte picks a call
-// (buffers, sub-buffers, pipes, reads, writes, copies, fills, rect
-// transfers, maps, kernel arguments, NDRanges, user events, wait lists,
-// markers, queries, SVM), and the bytes after it its arguments: handles
+// (buffers, sub-buffers, pipes, images, samplers, reads, writes, copies,
+// fills, rect and image transfers, maps, kernel arguments, NDRanges, user
+// events, wait lists, markers, queries, SVM), and the bytes after it its
+// arguments: handles
 // from the objects the program made so far, NULL, or a live object of the
 // wrong type; sizes, offsets, flags and enums biased to their edges. Weft
 // must answer each with CL_SUCCESS or the error the specification names;
@@ -19,6 +20,7 @@
 #include "FuzzCommon.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace weft::fuzz;
 
@@ -152,6 +154,16 @@ private:
       Mems.erase(Mems.begin());
     }
   }
+  /// A format: defined and decoded, defined and unsupported, or nonsense.
+  cl_image_format imageFormat(Bytes &In) {
+    const cl_channel_order Orders[] = {CL_R,     CL_RGBA,  CL_BGRA, CL_RGB,
+                                       CL_INTENSITY, CL_DEPTH, CL_sRGBA, CL_RGx,
+                                       CL_DEPTH_STENCIL, 0x7777};
+    const cl_channel_type Types[] = {CL_UNORM_INT8,  CL_FLOAT,       CL_SIGNED_INT32,
+                                     CL_UNORM_SHORT_565, CL_HALF_FLOAT, CL_UNORM_INT16,
+                                     CL_UNORM_INT24, CL_UNORM_INT_101010_2, 0x7777};
+    return {In.pick(Orders), In.pick(Types)};
+  }
   size_t memSize(cl_mem M) {
     size_t S = 0;
     clGetMemObjectInfo(M, CL_MEM_SIZE, sizeof(S), &S, nullptr);
@@ -172,7 +184,7 @@ private:
                                   CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR,
                                   cl_mem_flags(1) << 40};
     ++Calls;
-    switch (In.byte() % 24) {
+    switch (In.byte() % 30) {
     case 0: { // clCreateBuffer
       cl_mem_flags F = In.pick(Flags);
       size_t Size = In.size(1 << 16);
@@ -510,6 +522,152 @@ private:
       clEnqueueSVMFree(T.Queue, 1, Ptrs, In.byte() % 2 ? nullptr : freeSvm, nullptr, 0, nullptr,
                        nullptr);
       clFinish(T.Queue);
+      break;
+    }
+    case 24: { // clCreateImage: any type, format, size, pitch and host pointer
+      const cl_mem_object_type Types[] = {
+          CL_MEM_OBJECT_IMAGE1D,       CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_MEM_OBJECT_IMAGE1D_ARRAY,
+          CL_MEM_OBJECT_IMAGE2D,       CL_MEM_OBJECT_IMAGE2D_ARRAY,  CL_MEM_OBJECT_IMAGE3D,
+          CL_MEM_OBJECT_BUFFER,        0x7777};
+      cl_image_desc D{};
+      D.image_type = In.pick(Types);
+      D.image_width = In.size(64);
+      D.image_height = In.size(64);
+      D.image_depth = In.size(16);
+      D.image_array_size = In.size(16);
+      D.image_row_pitch = In.byte() % 4 ? 0 : In.size(1024);
+      D.image_slice_pitch = In.byte() % 4 ? 0 : In.size(1 << 14);
+      D.num_mip_levels = In.byte() % 16 ? 0 : 1;
+      D.buffer = In.byte() % 4 ? nullptr : mem(In);
+      cl_image_format F = imageFormat(In);
+      cl_mem_flags Fl = In.pick(Flags);
+      // The host image must lie in the scratch array (the application's
+      // duty): at most a slice (its pitch, or its rows) per slice or layer,
+      // pitches as resolved for the largest element (16 bytes). Each
+      // extent is below 2^20, so the products stay in range.
+      const size_t Row = D.image_row_pitch ? D.image_row_pitch : D.image_width * 16;
+      const size_t Slice = std::max(D.image_slice_pitch, Row * D.image_height);
+      const size_t Need =
+          Slice * std::max({D.image_depth, D.image_array_size, D.image_height, size_t(1)});
+      void *Host = (Fl & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) || In.byte() % 8 == 0
+                       ? (Need <= ScratchSize / 2 ? Scratch : nullptr)
+                       : nullptr;
+      addMem(clCreateImage(T.Context, Fl, In.byte() % 16 ? &F : nullptr,
+                           In.byte() % 16 ? &D : nullptr, Host, &Err));
+      break;
+    }
+    case 25: { // clEnqueueReadImage / WriteImage within the scratch array
+      cl_command_queue Q = queue(In);
+      cl_mem M = mem(In);
+      size_t O[3], R[3];
+      for (size_t &V : O)
+        V = In.size(32);
+      for (size_t &V : R)
+        V = In.size(32);
+      const size_t RP = In.byte() % 2 ? 0 : In.size(1024);
+      const size_t SP = In.byte() % 2 ? 0 : In.size(1 << 14);
+      // Pitches as the call resolves them, for the largest element (16);
+      // the host rows or layers of any image type are within (row pitch +
+      // slice pitch) * (rows + slices).
+      const size_t Row = RP ? RP : R[0] * 16, Slice = SP ? SP : Row * R[1];
+      bool Fits = R[0] <= 64 && R[1] <= 64 && R[2] <= 64 && Row <= 4096 && Slice <= 65536 &&
+                  (Row + Slice) * (R[1] + R[2] + 1) <= ScratchSize;
+      bool Block = blocking(In);
+      auto [N, W] = waitList(In);
+      cl_event *Out = eventOut(In);
+      unsigned char *Ptr = Fits && In.byte() % 16 ? Scratch : nullptr;
+      Err = In.byte() % 2 ? clEnqueueReadImage(Q, M, Block, In.byte() % 16 ? O : nullptr, R, RP,
+                                               SP, Ptr, N, W, Out)
+                          : clEnqueueWriteImage(Q, M, Block, O, In.byte() % 16 ? R : nullptr, RP,
+                                                SP, Ptr, N, W, Out);
+      keepEvent(Out, Err);
+      break;
+    }
+    case 26: { // clEnqueueCopyImage, CopyImageToBuffer, CopyBufferToImage
+      cl_command_queue Q = queue(In);
+      cl_mem S = mem(In), D = mem(In);
+      size_t SO[3], DO[3], R[3];
+      for (size_t *A : {SO, DO, R})
+        for (int I = 0; I < 3; ++I)
+          A[I] = In.size(32);
+      size_t Offset = In.size(1 << 16);
+      auto [N, W] = waitList(In);
+      cl_event *Out = eventOut(In);
+      switch (In.byte() % 3) {
+      case 0:
+        Err = clEnqueueCopyImage(Q, S, D, SO, DO, R, N, W, Out);
+        break;
+      case 1:
+        Err = clEnqueueCopyImageToBuffer(Q, S, D, SO, R, Offset, N, W, Out);
+        break;
+      default:
+        Err = clEnqueueCopyBufferToImage(Q, S, D, Offset, DO, R, N, W, Out);
+      }
+      keepEvent(Out, Err);
+      break;
+    }
+    case 27: { // clEnqueueFillImage, clEnqueueMapImage and its unmap
+      cl_command_queue Q = queue(In);
+      cl_mem M = mem(In);
+      size_t O[3], R[3];
+      for (size_t &V : O)
+        V = In.size(32);
+      for (size_t &V : R)
+        V = In.size(32);
+      static const float Color[4] = {0.25f, -2.0f, 1e30f, 0.5f};
+      auto [N, W] = waitList(In);
+      cl_event *Out = eventOut(In);
+      if (In.byte() % 2) {
+        Err = clEnqueueFillImage(Q, M, In.byte() % 16 ? Color : nullptr, O, R, N, W, Out);
+        keepEvent(Out, Err);
+        break;
+      }
+      size_t RowPitch = 0, SlicePitch = 0;
+      bool Block = blocking(In);
+      void *P = clEnqueueMapImage(Q, M, Block, In.byte() % 2 ? CL_MAP_READ : CL_MAP_WRITE, O, R,
+                                  In.byte() % 16 ? &RowPitch : nullptr,
+                                  In.byte() % 4 ? &SlicePitch : nullptr, N, W, nullptr, &Err);
+      if (P)
+        ++Calls, clEnqueueUnmapMemObject(Q, M, P, 0, nullptr, nullptr);
+      break;
+    }
+    case 28: { // samplers: create, query, pass to the kernel, release
+      const cl_uint Addressing[] = {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP, CL_ADDRESS_REPEAT,
+                                    CL_ADDRESS_MIRRORED_REPEAT, 0x7777};
+      const cl_uint Filter[] = {CL_FILTER_NEAREST, CL_FILTER_LINEAR, 0x7777};
+      cl_sampler S;
+      if (In.byte() % 2) {
+        S = clCreateSampler(In.byte() % 8 ? T.Context : nullptr, In.byte() % 3,
+                            In.pick(Addressing), In.pick(Filter), &Err);
+      } else {
+        const cl_sampler_properties Name =
+            In.byte() % 8 ? CL_SAMPLER_FILTER_MODE : cl_sampler_properties(0x7777);
+        cl_sampler_properties P[] = {Name, In.pick(Filter), CL_SAMPLER_ADDRESSING_MODE,
+                                     In.pick(Addressing), 0};
+        S = clCreateSamplerWithProperties(T.Context, In.byte() % 8 ? P : nullptr, &Err);
+      }
+      unsigned char V[64] = {};
+      ++Calls, clGetSamplerInfo(S, 0x1150 + In.byte() % 8, In.size(32), V, nullptr);
+      // arg_value holds as many bytes as arg_size says: the sampler first.
+      unsigned char Arg[512] = {};
+      std::memcpy(Arg, &S, sizeof(S));
+      const size_t ArgSize = In.byte() % 2 ? sizeof(S) : std::min<size_t>(In.size(16), 512);
+      ++Calls, clSetKernelArg(Kernel, In.byte() % 5, ArgSize, In.byte() % 8 ? Arg : nullptr);
+      if (S)
+        ++Calls, clReleaseSampler(S);
+      break;
+    }
+    case 29: { // clGetImageInfo and clGetSupportedImageFormats with every size
+      cl_mem M = mem(In);
+      unsigned char V[64];
+      ++Calls, clGetImageInfo(M, 0x1110 + In.byte() % 12, In.size(32),
+                              In.byte() % 8 ? V : nullptr, nullptr);
+      cl_image_format Formats[8];
+      cl_uint Count;
+      clGetSupportedImageFormats(In.byte() % 16 ? T.Context : nullptr, In.pick(Flags),
+                                 0x10f0 + In.byte() % 8, In.byte() % 9,
+                                 In.byte() % 4 ? Formats : nullptr,
+                                 In.byte() % 2 ? &Count : nullptr);
       break;
     }
     default: { // retain and release of an event the program owns
