@@ -231,21 +231,38 @@ static INL __global uchar *pixelAt(Img I, int4 P) {
          (size_t)P.z * I->SlicePitch;
 }
 
-static INL uint loadChannel(__global const uchar *P, uint Bytes, uint Index) {
-  return Bytes == 1   ? P[Index]
-         : Bytes == 2 ? ((__global const UnalignedUShort *)P)[Index]
-                      : ((__global const UnalignedUInt *)P)[Index];
-}
+// Loads of the channels of a pixel, through a __global pointer, or through
+// a __constant one for a read_only image: the kernel cannot write such an
+// image, and AddressSpaceAA then knows its pixels from everything the kernel
+// stores, so a work-item loop reading one and writing another needs no
+// run-time alias check to vectorize.
+#define LOAD_CHANNELS(AS, Suffix)                                                                  \
+  static INL uint loadChannel##Suffix(AS const uchar *P, uint Bytes, uint Index) {                 \
+    return Bytes == 1   ? P[Index]                                                                 \
+           : Bytes == 2 ? ((AS const UnalignedUShort *)P)[Index]                                   \
+                        : ((AS const UnalignedUInt *)P)[Index];                                    \
+  }                                                                                                \
+  /* The channels of the pixel at P, zero-extended, in memory order; those */                      \
+  /* the format does not have are 0. Every load stays inside the pixel: a */                       \
+  /* missing channel loads the last one and the select drops it. */                                \
+  static INL uint4 loadChannels##Suffix(AS const uchar *P, Format F) {                             \
+    const uint Last = F.Channels - 1;                                                              \
+    const uint4 Raw = (uint4)(loadChannel##Suffix(P, F.Bytes, 0),                                  \
+                              loadChannel##Suffix(P, F.Bytes, VMIN(1u, Last)),                     \
+                              loadChannel##Suffix(P, F.Bytes, VMIN(2u, Last)),                     \
+                              loadChannel##Suffix(P, F.Bytes, VMIN(3u, Last)));                    \
+    return (uint4)(0, 1, 2, 3) <= Last ? Raw : (uint4)0;                                           \
+  }
+LOAD_CHANNELS(__global, )
+LOAD_CHANNELS(__constant, Constant)
+#undef LOAD_CHANNELS
 
-// The channels of the pixel at P, zero-extended, in memory order; those the
-// format does not have are 0. Every load stays inside the pixel: a missing
-// channel loads the last one and the select drops it.
-static INL uint4 loadChannels(__global const uchar *P, Format F) {
-  const uint Last = F.Channels - 1;
-  const uint4 Raw =
-      (uint4)(loadChannel(P, F.Bytes, 0), loadChannel(P, F.Bytes, VMIN(1u, Last)),
-              loadChannel(P, F.Bytes, VMIN(2u, Last)), loadChannel(P, F.Bytes, VMIN(3u, Last)));
-  return (uint4)(0, 1, 2, 3) <= Last ? Raw : (uint4)0;
+// The channels of the pixel at P (inside the image) of an image the kernel
+// may write (ReadOnly false), or may not.
+static INL uint4 loadPixel(Img I, int4 P, Format F, bool ReadOnly) {
+  __global uchar *Pixel = pixelAt(I, P);
+  return ReadOnly ? loadChannelsConstant((__constant uchar *)(ulong)Pixel, F)
+                  : loadChannels(Pixel, F);
 }
 
 static INL void storeChannel(__global uchar *P, uint Bytes, uint Index, uint V) {
@@ -368,9 +385,9 @@ static INL int4 clampInt(int4 P, int4 Lo, int4 Hi) { return VMIN(VMAX(P, Lo), Hi
 
 // The texel at P for read_imagef, or the border colour if P is outside the
 // image (which is then not read: the load is from P clamped into it).
-static INL float4 texelF(Img I, int4 Size, int4 P) {
+static INL float4 texelF(Img I, int4 Size, int4 P, bool ReadOnly) {
   const Format F = format(I);
-  const uint4 Raw = loadChannels(pixelAt(I, clampInt(P, (int4)0, Size - 1)), F);
+  const uint4 Raw = loadPixel(I, clampInt(P, (int4)0, Size - 1), F, ReadOnly);
   const uint One = as_uint(1.0f);
   float4 V = as_float4(toRgba(as_uint4(channelsToFloat(Raw, F)), F.Order, One));
   // Before any filtering (8.3.5).
@@ -380,9 +397,9 @@ static INL float4 texelF(Img I, int4 Size, int4 P) {
 
 // The same for read_image{i,ui}; a normalized or floating type (undefined
 // there) reads as its raw channels.
-static INL int4 texelI(Img I, int4 Size, int4 P) {
+static INL int4 texelI(Img I, int4 Size, int4 P, bool ReadOnly) {
   const Format F = format(I);
-  const uint4 Raw = loadChannels(pixelAt(I, clampInt(P, (int4)0, Size - 1)), F);
+  const uint4 Raw = loadPixel(I, clampInt(P, (int4)0, Size - 1), F, ReadOnly);
   const uint4 V = toRgba(extendChannels(Raw, F), F.Order, 1);
   return as_int4(outside(P, Size) ? borderColour(F.Order, 1) : V);
 }
@@ -447,7 +464,7 @@ static INL float4 readF(Img I, uint S, float4 C, int Dims, bool Array) {
   float4 Frac;
   locate(C, Size, S, Dims, Array, Linear, &Lo, &Hi, &Frac);
   if (!Linear)
-    return texelF(I, Size, Lo);
+    return texelF(I, Size, Lo, true);
   // The sum of 8.2 term by term in its order: corner K takes Hi on the axes
   // of its set bits, with weight a (b, c) there and 1 - a elsewhere. Fully
   // unrolled: a loop left in a work-item's code would keep the work-item
@@ -457,7 +474,7 @@ static INL float4 readF(Img I, uint S, float4 C, int Dims, bool Array) {
   for (int K = 0; K < (1 << Dims); ++K) {
     const int4 Corner = ((int4)(K, K >> 1, K >> 2, 0) & 1) != 0;
     const float4 W = Corner ? Frac : 1.0f - Frac;
-    Sum += W.x * W.y * W.z * texelF(I, Size, Corner ? Hi : Lo);
+    Sum += W.x * W.y * W.z * texelF(I, Size, Corner ? Hi : Lo, true);
   }
   return Sum;
 }
@@ -468,7 +485,7 @@ static INL int4 readI(Img I, uint S, float4 C, int Dims, bool Array) {
   int4 Lo, Hi;
   float4 Frac;
   locate(C, Size, S, Dims, Array, false, &Lo, &Hi, &Frac);
-  return texelI(I, Size, Lo);
+  return texelI(I, Size, Lo, true);
 }
 
 // Integer coordinates with a sampler: defined for unnormalized, nearest
@@ -483,22 +500,30 @@ static INL int4 locateAt(int4 P, int4 Size, uint S, bool Array) {
   return Q;
 }
 
-static INL float4 readAtF(Img I, uint S, int4 P, bool Array, bool Sampled) {
+static INL float4 readAtF(Img I, uint S, int4 P, bool Array, bool Sampled, bool ReadOnly) {
   const int4 Size = extent(I, Array);
-  return texelF(I, Size, locateAt(P, Size, S, Array && Sampled));
+  return texelF(I, Size, locateAt(P, Size, S, Array && Sampled), ReadOnly);
 }
 
-static INL int4 readAtI(Img I, uint S, int4 P, bool Array, bool Sampled) {
+static INL int4 readAtI(Img I, uint S, int4 P, bool Array, bool Sampled, bool ReadOnly) {
   const int4 Size = extent(I, Array);
-  return texelI(I, Size, locateAt(P, Size, S, Array && Sampled));
+  return texelI(I, Size, locateAt(P, Size, S, Array && Sampled), ReadOnly);
 }
 
 // ---------------------------------------------------------------------------
-// Writes: outside the image (undefined), nothing is written.
+// Writes: outside the image (undefined), nothing is written. The test is
+// scalar comparisons of the coordinates, which the compiler's bounds-check
+// versioning recognises (a work-item loop whose writes all land inside gets
+// a copy without it), and the store's address comes from the coordinates
+// themselves, consecutive across work-items.
 // ---------------------------------------------------------------------------
+
+static INL bool inside(int4 P, int4 Size) {
+  return (P.x >= 0) & (P.x < Size.x) & (P.y >= 0) & (P.y < Size.y) & (P.z >= 0) & (P.z < Size.z);
+}
 
 static INL void writeF(Img I, int4 P, float4 Colour, bool Array) {
-  if (!outside(P, extent(I, Array))) {
+  if (inside(P, extent(I, Array))) {
     const Format F = format(I);
     const float4 C = (F.Order & ORDER_SRGB) ? linearToSrgb(Colour) : Colour;
     const float4 M = as_float4(fromRgba(as_uint4(C), F.Order));
@@ -507,7 +532,7 @@ static INL void writeF(Img I, int4 P, float4 Colour, bool Array) {
 }
 
 static INL void writeL(Img I, int4 P, long4 Colour, bool Array) {
-  if (!outside(P, extent(I, Array))) {
+  if (inside(P, extent(I, Array))) {
     const Format F = format(I);
     storeChannels(pixelAt(I, P), fromRgba(longToChannels(Colour, F), F.Order), F);
   }
@@ -547,33 +572,36 @@ static INL void writeL(Img I, int4 P, long4 Colour, bool Array) {
     return readF(IMG(I), SMP(S), Pos(float, C), Dims, Array);                                      \
   }                                                                                                \
   OVL float4 read_imagef(read_only Image I, sampler_t S, IC C) {                                   \
-    return readAtF(IMG(I), SMP(S), Pos(int, C), Array, true);                                      \
+    return readAtF(IMG(I), SMP(S), Pos(int, C), Array, true, true);                                      \
   }                                                                                                \
   OVL int4 read_imagei(read_only Image I, sampler_t S, FC C) {                                     \
     return readI(IMG(I), SMP(S), Pos(float, C), Dims, Array);                                      \
   }                                                                                                \
   OVL int4 read_imagei(read_only Image I, sampler_t S, IC C) {                                     \
-    return readAtI(IMG(I), SMP(S), Pos(int, C), Array, true);                                      \
+    return readAtI(IMG(I), SMP(S), Pos(int, C), Array, true, true);                                      \
   }                                                                                                \
   OVL uint4 read_imageui(read_only Image I, sampler_t S, FC C) {                                   \
     return as_uint4(readI(IMG(I), SMP(S), Pos(float, C), Dims, Array));                            \
   }                                                                                                \
   OVL uint4 read_imageui(read_only Image I, sampler_t S, IC C) {                                   \
-    return as_uint4(readAtI(IMG(I), SMP(S), Pos(int, C), Array, true));                            \
+    return as_uint4(readAtI(IMG(I), SMP(S), Pos(int, C), Array, true, true));                            \
   }
 SAMPLED_IMAGES(READ_SAMPLED, 0)
 
 // read_image{f,i,ui} without a sampler: as with an unnormalized, nearest,
-// ADDRESS_NONE sampler, the layer not clamped.
+// ADDRESS_NONE sampler, the layer not clamped. A read_write image's pixels
+// are read as __global memory (the kernel writes them too).
+#define READ_ONLY_read_only true
+#define READ_ONLY_read_write false
 #define READ_PLAIN(Access, Image, Dims, Array, Pos, IC, FC)                                        \
   OVL float4 read_imagef(Access Image I, IC C) {                                                   \
-    return readAtF(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false);                  \
+    return readAtF(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false, READ_ONLY_##Access);                  \
   }                                                                                                \
   OVL int4 read_imagei(Access Image I, IC C) {                                                     \
-    return readAtI(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false);                  \
+    return readAtI(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false, READ_ONLY_##Access);                  \
   }                                                                                                \
   OVL uint4 read_imageui(Access Image I, IC C) {                                                   \
-    return as_uint4(readAtI(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false));        \
+    return as_uint4(readAtI(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false, READ_ONLY_##Access));        \
   }
 COLOUR_IMAGES(READ_PLAIN, read_only)
 COLOUR_IMAGES(READ_PLAIN, read_write)
@@ -596,11 +624,11 @@ COLOUR_IMAGES(WRITE, read_write)
     return readF(IMG(I), SMP(S), Pos(float, C), Dims, Array).x;                                    \
   }                                                                                                \
   OVL float read_imagef(read_only Image I, sampler_t S, IC C) {                                    \
-    return readAtF(IMG(I), SMP(S), Pos(int, C), Array, true).x;                                    \
+    return readAtF(IMG(I), SMP(S), Pos(int, C), Array, true, true).x;                                    \
   }
 #define READ_DEPTH_PLAIN(Access, Image, Dims, Array, Pos, IC, FC)                                  \
   OVL float read_imagef(Access Image I, IC C) {                                                    \
-    return readAtF(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false).x;                \
+    return readAtF(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false, READ_ONLY_##Access).x;                \
   }
 #define WRITE_DEPTH(Access, Image, Dims, Array, Pos, IC, FC)                                       \
   OVL void write_imagef(Access Image I, IC C, float V) {                                           \

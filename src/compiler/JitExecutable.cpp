@@ -20,9 +20,12 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 
 #include <sleef.h>
+
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -183,10 +186,17 @@ rt::WorkGroupFn JitExecutable::compileSpecialized(const std::string &KernelName,
     consumeError(TM.takeError());
     return nullptr;
   }
+  // WEFT_DUMP_IR=pre and =1: the module as O3 gets it and as the JIT does,
+  // as for builds (KernelPipeline.cpp).
+  const char *Dump = std::getenv("WEFT_DUMP_IR");
+  if (Dump && StringRef(Dump) == "pre")
+    (*M)->print(errs(), nullptr);
   KernelPipeline::optimize(**M, **TM);
   std::string Log;
   if (!KernelPipeline::verifyOptimized(**M, Log))
     return nullptr;
+  if (Dump && StringRef(Dump) == "1")
+    (*M)->print(errs(), nullptr);
   std::vector<unsigned char> Object = compile(**M, **TM, Log);
   if (Object.empty())
     return nullptr;

@@ -13,7 +13,8 @@
  * The pixels are stored as the host sees them (clEnqueueMapImage returns a
  * pointer into them): pixel (x, y, z) of a 3D image, or (x, y) of layer z
  * of an array, is at Data + x * ElementSize + y * RowPitch + z * SlicePitch.
- * A 1D array's layers are RowPitch apart and its SlicePitch equals it.
+ * A 1D array's layers are SlicePitch apart (its RowPitch says the same).
+ * The descriptor does not change while a kernel runs.
  */
 #ifndef WEFT_RUNTIME_IMAGE_LAYOUT_H
 #define WEFT_RUNTIME_IMAGE_LAYOUT_H
