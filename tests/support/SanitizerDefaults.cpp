@@ -5,7 +5,8 @@
 // GCC 12's LSan misreads glibc 2.36's dynamic TLS of dlopen'd libraries
 // (libweft.so and libLLVM come in through the ICD loader) and its tracer
 // crashes. That can only add reports, never hide a leak; the ones it adds,
-// glibc's own bookkeeping reachable only from TLS (dlopen's global scope,
+// glibc's own bookkeeping reachable only from TLS (dlopen's global scope
+// and the dependency list of each library it maps,
 // thread_local destructors, dlerror's message buffer), are suppressed by
 // the glibc function that allocates them.
 //
@@ -38,6 +39,7 @@ __attribute__((visibility("default"), used)) const char *__lsan_default_options(
 __attribute__((visibility("default"), used)) const char *__lsan_default_suppressions() {
   return "leak:add_to_global_resize\n"
          "leak:__cxa_thread_atexit_impl\n"
-         "leak:_dlerror_run\n";
+         "leak:_dlerror_run\n"
+         "leak:_dl_map_object_deps\n";
 }
 }

@@ -220,22 +220,9 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue Q, cl_mem M, cl_bool Block
       return S.error();
     WEFT_CHECK(Size == 0 || !Mem->contains(Offset, Size), CL_INVALID_VALUE,
                "the region is empty or out of the buffer's bounds");
-    WEFT_CHECK((Flags & CL_MAP_READ) && hostCannotRead(*Mem), CL_INVALID_OPERATION,
-               "CL_MAP_READ on a buffer the host may not read");
-    WEFT_CHECK((Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && hostCannotWrite(*Mem),
-               CL_INVALID_OPERATION, "CL_MAP_WRITE on a buffer the host may not write");
     // Zero-copy: the mapped pointer is the buffer's memory (the host
     // pointer itself with CL_MEM_USE_HOST_PTR).
-    void *Ptr = Mem->data() + Offset;
-    Mem->addMapping(Ptr);
-    Status S = submitNew<MemoryFenceCommand>(E, Out, Blocking, CL_COMMAND_MAP_BUFFER,
-                                             std::vector<Ref<MemObject>>{Ref<MemObject>(Mem)});
-    if (!S) {
-      // No pointer reaches the application, so no unmap will come.
-      Mem->removeMapping(Ptr);
-      return S.error();
-    }
-    return Ptr;
+    return enqueueMap(E, *Mem, Flags, Mem->data() + Offset, CL_COMMAND_MAP_BUFFER, Blocking, Out);
   });
 }
 

@@ -1,6 +1,8 @@
 // Shared entry-point machinery: error reporting, the info writer, wait lists.
 #include "runtime/api/Entry.h"
 
+#include "runtime/MemoryCommands.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -120,6 +122,32 @@ Result<cl_mem_flags> inheritMemFlags(cl_mem_flags Flags, cl_mem_flags PF) {
   if (!(Flags & HostAccessFlags))
     Flags |= PF & HostAccessFlags;
   return Flags | (PF & HostPtrFlags);
+}
+
+Result<std::vector<cl_mem_properties>> memProperties(const cl_mem_properties *Properties) {
+  std::vector<cl_mem_properties> Props;
+  if (Properties) {
+    WEFT_CHECK(Properties[0] != 0, CL_INVALID_PROPERTY, "unknown memory object property");
+    Props.push_back(0);
+  }
+  return Props;
+}
+
+Result<void *> enqueueMap(Enqueue &E, MemObject &M, cl_map_flags Flags, void *Ptr,
+                          cl_command_type Type, bool Blocking, cl_event *Out) {
+  WEFT_CHECK((Flags & CL_MAP_READ) && hostCannotRead(M), CL_INVALID_OPERATION,
+             "CL_MAP_READ on a memory object the host may not read");
+  WEFT_CHECK((Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && hostCannotWrite(M),
+             CL_INVALID_OPERATION, "CL_MAP_WRITE on a memory object the host may not write");
+  M.addMapping(Ptr);
+  Status S = submitNew<MemoryFenceCommand>(E, Out, Blocking, Type,
+                                           std::vector<Ref<MemObject>>{Ref<MemObject>(&M)});
+  if (!S) {
+    // No pointer reaches the application, so no unmap will come.
+    M.removeMapping(Ptr);
+    return S.error();
+  }
+  return Ptr;
 }
 
 Result<MemObject *> memObject(const Enqueue &E, cl_mem M) {

@@ -218,6 +218,18 @@ inline bool hostCannotWrite(const MemObject &M) {
   return M.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
 }
 
+/// The properties of clCreateBufferWithProperties and
+/// clCreateImageWithProperties: OpenCL 3.0 defines none, so only the empty
+/// list (kept, for CL_MEM_PROPERTIES) or NULL.
+Result<std::vector<cl_mem_properties>> memProperties(const cl_mem_properties *Properties);
+
+/// The map step of clEnqueueMapBuffer and clEnqueueMapImage, once the
+/// region is checked: the host-access rules of Flags, then a mapping at
+/// Ptr (zero-copy: Ptr is inside M's memory) that a MemoryFenceCommand of
+/// Type orders; no mapping stays if the enqueue fails.
+Result<void *> enqueueMap(Enqueue &E, MemObject &M, cl_map_flags Flags, void *Ptr,
+                          cl_command_type Type, bool Blocking, cl_event *Out);
+
 /// The map flags of clEnqueueMapBuffer and clEnqueueSVMMap (and of
 /// clEnqueueMapImage, with images): known bits, and
 /// CL_MAP_WRITE_INVALIDATE_REGION alone.

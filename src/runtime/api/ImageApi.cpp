@@ -113,12 +113,7 @@ Result<cl_mem> createImage(cl_context C, const cl_mem_properties *Properties, cl
                            const cl_image_format *Format, const cl_image_desc *Desc,
                            void *HostPtr) {
   WEFT_TRY(Ctx, get<Context>(C));
-  std::vector<cl_mem_properties> Props;
-  if (Properties) {
-    // OpenCL 3.0 defines no image properties: only the empty list is valid.
-    WEFT_CHECK(Properties[0] != 0, CL_INVALID_PROPERTY, "unknown image property");
-    Props.push_back(0);
-  }
+  WEFT_TRY(Props, memProperties(Properties));
   if (Status S = checkMemFlags(Flags); !S)
     return S.error();
   WEFT_CHECK(!Format, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "image_format is NULL");
@@ -531,23 +526,14 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue Q, cl_mem M, cl_bool Blocki
                         T == CL_MEM_OBJECT_IMAGE2D_ARRAY;
     WEFT_CHECK(Slices && !SlicePitch, CL_INVALID_VALUE,
                "image_slice_pitch is NULL for a 3D image or an image array");
-    WEFT_CHECK((Flags & CL_MAP_READ) && hostCannotRead(*I), CL_INVALID_OPERATION,
-               "CL_MAP_READ on an image the host may not read");
-    WEFT_CHECK((Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && hostCannotWrite(*I),
-               CL_INVALID_OPERATION, "CL_MAP_WRITE on an image the host may not write");
-    // Zero-copy: the mapped pointer is the image's memory, with its pitches.
+    // Zero-copy: the mapped pointer is the image's memory, with its pitches
+    // (written once the map is enqueued).
     void *Ptr = I->data() + I->rect(triple(Origin)).offset();
+    WEFT_TRY(Mapped, enqueueMap(E, *I, Flags, Ptr, CL_COMMAND_MAP_IMAGE, Blocking, Out));
     *RowPitch = I->geometry().RowPitch;
     if (SlicePitch)
       *SlicePitch = Slices ? I->geometry().SlicePitch : 0;
-    I->addMapping(Ptr);
-    Status S = submitNew<MemoryFenceCommand>(E, Out, Blocking, CL_COMMAND_MAP_IMAGE,
-                                             std::vector<Ref<MemObject>>{Ref<MemObject>(I)});
-    if (!S) {
-      I->removeMapping(Ptr);
-      return S.error();
-    }
-    return Ptr;
+    return Mapped;
   });
 }
 

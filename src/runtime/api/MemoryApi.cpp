@@ -9,12 +9,7 @@ namespace {
 Result<cl_mem> createBuffer(cl_context C, const cl_mem_properties *Properties,
                             cl_mem_flags Flags, size_t Size, void *HostPtr) {
   WEFT_TRY(Ctx, get<Context>(C));
-  std::vector<cl_mem_properties> Props;
-  if (Properties) {
-    // OpenCL 3.0 defines no buffer properties: only the empty list is valid.
-    WEFT_CHECK(Properties[0] != 0, CL_INVALID_PROPERTY, "unknown buffer property");
-    Props.push_back(0);
-  }
+  WEFT_TRY(Props, memProperties(Properties));
   if (auto S = checkMemFlags(Flags); !S)
     return S.error();
   // CL_MEM_FLAGS reports the flags as given; no access flag means read-write.
