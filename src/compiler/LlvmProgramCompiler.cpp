@@ -123,7 +123,7 @@ std::optional<rt::BuildOutput> loadCached(const std::optional<CacheSlot> &Slot) 
     Names.push_back(D.Name);
   std::string Log;
   std::unique_ptr<JitExecutable> Exe =
-      JitExecutable::create(Slot->Target, B->Objects, Names, Log, B->PreparedIR);
+      JitExecutable::create(Slot->Target, B->Objects, Names, Log, std::move(B->PreparedIR));
   if (!Exe)
     return std::nullopt;
   rt::BuildOutput Out;
@@ -180,15 +180,16 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   for (const rt::KernelDesc &D : Out.Kernels)
     Names.push_back(D.Name);
   std::unique_ptr<JitExecutable> Exe =
-      JitExecutable::create(std::move(*JTMB), Objects, Names, Log, Prepared);
+      JitExecutable::create(std::move(*JTMB), Objects, Names, Log,
+                            Slot ? Prepared : std::move(Prepared)); // copied only for the cache
   if (!Exe || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
   Out.Exe = std::move(Exe);
   Out.Log = Log + S.Sink.Text;
   if (Slot) {
-    CachedBuild B{Out.Kernels, Out.Log, Out.GlobalVariableSize, Slot->Linked, {}, Slot->Inputs};
+    CachedBuild B{Out.Kernels, Out.Log,      Out.GlobalVariableSize, Slot->Linked,
+                  {},          Slot->Inputs, std::move(Prepared)};
     B.Objects = std::move(Objects);
-    B.PreparedIR = std::move(Prepared);
     Slot->Cache.store(Slot->Key, B);
   }
   return Out;

@@ -41,16 +41,8 @@ Image::Image(Context &Ctx, cl_mem_flags Flags, size_t Size,
       ElementSize(imageElementSize(Format)), Geometry(Geometry) {}
 
 Result<Ref<Image>> Image::create(Context &Ctx, cl_mem_flags Flags, const cl_image_format &Format,
-                                 const ImageGeometry &Given, void *HostPtr, MemObject *Of,
+                                 const ImageGeometry &G, void *HostPtr, MemObject *Of,
                                  std::vector<cl_mem_properties> Properties) {
-  ImageGeometry G = Given;
-  const size_t Element = imageElementSize(Format);
-  // Our own memory is packed tight; the application's (used or copied)
-  // keeps its pitches, which CL_IMAGE_ROW_PITCH then reports.
-  if (!Of && !HostPtr) {
-    G.RowPitch = G.Width * Element;
-    G.SlicePitch = G.Type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? G.RowPitch : G.RowPitch * G.Height;
-  }
   auto I =
       Ref<Image>::adopt(new Image(Ctx, Flags, imageBytes(G), std::move(Properties), Format, G));
   if (Of)
@@ -59,7 +51,9 @@ Result<Ref<Image>> Image::create(Context &Ctx, cl_mem_flags Flags, const cl_imag
     return S.error();
   WeftImage &D = I->Descriptor;
   D.Data = reinterpret_cast<unsigned char *>(I->data());
-  D.RowPitch = G.RowPitch;
+  // A 1D array's layers are a slice pitch apart, whichever pitch a kernel
+  // steps by.
+  D.RowPitch = G.Type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? G.SlicePitch : G.RowPitch;
   D.SlicePitch = G.SlicePitch;
   D.Width = int32_t(G.Width);
   D.Height = int32_t(G.Height);
@@ -67,26 +61,9 @@ Result<Ref<Image>> Image::create(Context &Ctx, cl_mem_flags Flags, const cl_imag
   D.ArraySize = int32_t(G.ArraySize);
   D.ChannelOrder = Format.image_channel_order;
   D.ChannelDataType = Format.image_channel_data_type;
-  D.ElementSize = uint32_t(Element);
+  D.ElementSize = uint32_t(I->ElementSize);
   D.Type = G.Type;
-  // A 1D array's layers are a slice pitch apart, whichever pitch a kernel
-  // steps by.
-  if (G.Type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-    D.RowPitch = G.SlicePitch;
   return I;
-}
-
-unsigned Image::dimensions() const {
-  switch (Geometry.Type) {
-  case CL_MEM_OBJECT_IMAGE1D:
-  case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-    return 1;
-  case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-  case CL_MEM_OBJECT_IMAGE2D:
-    return 2;
-  default:
-    return 3;
-  }
 }
 
 BufferRect Image::rect(const Region3 &Origin) const {

@@ -27,10 +27,10 @@ class Image final : public MemObject {
 public:
   static bool isType(cl_mem_object_type T);
 
-  /// An image of Format and Geometry (both validated by the caller, pitches
-  /// those of HostPtr or of the memory object Of). With Of (a buffer, or a
-  /// 2D image) the image views Of's memory; else it allocates, or uses or
-  /// copies HostPtr as Flags say.
+  /// An image of Format and Geometry (both validated by the caller, the
+  /// pitches resolved: those of HostPtr or of the memory object Of, else
+  /// rows packed tight). With Of (a buffer, or a 2D image) the image views
+  /// Of's memory; else it allocates, or uses or copies HostPtr as Flags say.
   static Result<Ref<Image>> create(Context &Ctx, cl_mem_flags Flags, const cl_image_format &Format,
                                    const ImageGeometry &Geometry, void *HostPtr, MemObject *Of,
                                    std::vector<cl_mem_properties> Properties);
@@ -41,10 +41,6 @@ public:
   const cl_image_format &format() const { return Format; }
   size_t elementSize() const { return ElementSize; }
   const ImageGeometry &geometry() const { return Geometry; }
-  /// Dimensions that name pixels (1 for a 1D image, 2 for a 2D image or a
-  /// 1D array, 3 for a 3D image or a 2D array).
-  unsigned dimensions() const;
-
   /// The extent of each coordinate the API gives: (width, height, depth),
   /// (width, layers, 1) of a 1D array, (width, height, layers) of a 2D
   /// array; 1 for the coordinates the type does not use.

@@ -163,18 +163,7 @@ float linearToSrgb(float C) {
   return C <= 0.0031308f ? 12.92f * C : 1.055f * std::pow(C, 1.0f / 2.4f) - 0.055f;
 }
 
-} // namespace
-
-bool imageFormatDefined(const cl_image_format &F) {
-  const cl_channel_order O = F.image_channel_order;
-  const cl_channel_type T = F.image_channel_data_type;
-  // Beyond what the built-ins decode: the 2.1 packed RGBA type and the
-  // depth-stencil formats of the OpenGL sharing extensions.
-  return validPair(O, T) || (O == CL_RGBA && T == CL_UNORM_INT_101010_2) ||
-         (O == CL_DEPTH_STENCIL && (T == CL_UNORM_INT24 || T == CL_FLOAT)) ||
-         (O == CL_DEPTH && T == CL_UNORM_INT24);
-}
-
+/// Channels stored per pixel of an unpacked type (CL_RGBA: 4).
 size_t imageChannelCount(cl_channel_order Order) {
   // The x orders store what their linear forms store (CL_Rx: one channel);
   // only their border colour differs.
@@ -196,6 +185,18 @@ size_t imageChannelCount(cl_channel_order Order) {
   default:
     return 4;
   }
+}
+
+} // namespace
+
+bool imageFormatDefined(const cl_image_format &F) {
+  const cl_channel_order O = F.image_channel_order;
+  const cl_channel_type T = F.image_channel_data_type;
+  // Beyond what the built-ins decode: the 2.1 packed RGBA type and the
+  // depth-stencil formats of the OpenGL sharing extensions.
+  return validPair(O, T) || (O == CL_RGBA && T == CL_UNORM_INT_101010_2) ||
+         (O == CL_DEPTH_STENCIL && (T == CL_UNORM_INT24 || T == CL_FLOAT)) ||
+         (O == CL_DEPTH && T == CL_UNORM_INT24);
 }
 
 size_t imageElementSize(const cl_image_format &F) {

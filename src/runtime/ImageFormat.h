@@ -26,10 +26,6 @@ bool imageFormatDefined(const cl_image_format &Format);
 /// supports (a defined one: CL_IMAGE_FORMAT_NOT_SUPPORTED).
 size_t imageElementSize(const cl_image_format &Format);
 
-/// Number of channels Format's order names (CL_RGBA: 4; CL_RGB: 3 even
-/// when packed into one word).
-size_t imageChannelCount(cl_channel_order Order);
-
 /// Whether Format is supported for an image of Type (CL_MEM_OBJECT_IMAGE*).
 bool imageFormatSupported(const cl_image_format &Format, cl_mem_object_type Type);
 

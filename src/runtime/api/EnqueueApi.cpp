@@ -16,12 +16,7 @@ namespace weft::api {
 namespace {
 
 /// A buffer that must belong to the queue's context.
-Result<Buffer *> buffer(const Enqueue &E, cl_mem M) {
-  WEFT_TRY(Mem, memObject(E, M));
-  Buffer *B = Mem->as<Buffer>();
-  WEFT_CHECK(!B, CL_INVALID_MEM_OBJECT, "the memory object is not a buffer");
-  return B;
-}
+Result<Buffer *> buffer(const Enqueue &E, cl_mem M) { return memObjectOf<Buffer>(E, M, "a buffer"); }
 
 TransferDirection direction(bool IsRead) {
   return IsRead ? TransferDirection::ToHost : TransferDirection::FromHost;

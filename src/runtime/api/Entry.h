@@ -210,6 +210,15 @@ Result<cl_mem_flags> inheritMemFlags(cl_mem_flags Flags, cl_mem_flags Parent);
 /// A memory object of any kind that must belong to the queue's context.
 Result<MemObject *> memObject(const Enqueue &E, cl_mem M);
 
+/// memObject() of kind T (Buffer, Image): CL_INVALID_MEM_OBJECT for
+/// another kind, Kind naming the one expected.
+template <typename T> Result<T *> memObjectOf(const Enqueue &E, cl_mem M, const char *Kind) {
+  WEFT_TRY(Mem, memObject(E, M));
+  T *Typed = Mem->as<T>();
+  WEFT_CHECK(!Typed, CL_INVALID_MEM_OBJECT, std::string("the memory object is not ") + Kind);
+  return Typed;
+}
+
 /// Whether the host may not read (write) M: CL_MEM_HOST_* flags.
 inline bool hostCannotRead(const MemObject &M) {
   return M.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);

@@ -244,12 +244,7 @@ Result<InfoValue> imageInfo(const Image &I, cl_image_info Param) {
 }
 
 /// An image that must belong to the queue's context.
-Result<Image *> image(const Enqueue &E, cl_mem M) {
-  WEFT_TRY(Mem, memObject(E, M));
-  Image *I = Mem->as<Image>();
-  WEFT_CHECK(!I, CL_INVALID_MEM_OBJECT, "the memory object is not an image");
-  return I;
-}
+Result<Image *> image(const Enqueue &E, cl_mem M) { return memObjectOf<Image>(E, M, "an image"); }
 
 /// origin and region: given, following the rules of I's type, inside I.
 Status checkRegion(const Image &I, const size_t *Origin, const size_t *Region) {
@@ -324,9 +319,7 @@ Status imageBufferCopy(cl_command_queue Q, cl_mem ImageHandle, cl_mem BufferHand
                        const cl_event *Events, cl_event *Out) {
   WEFT_TRY(E, beginEnqueue(Q, NumEvents, Events));
   WEFT_TRY(I, image(E, ImageHandle));
-  WEFT_TRY(Mem, memObject(E, BufferHandle));
-  Buffer *B = Mem->as<Buffer>();
-  WEFT_CHECK(!B, CL_INVALID_MEM_OBJECT, "the buffer argument is not a buffer");
+  WEFT_TRY(B, memObjectOf<Buffer>(E, BufferHandle, "a buffer"));
   // "if the image is a 1D image buffer object created from the buffer".
   WEFT_CHECK(I->associated() == B, CL_INVALID_MEM_OBJECT,
              "the image is a 1D image buffer made from the buffer");
