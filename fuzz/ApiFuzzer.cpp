@@ -154,6 +154,13 @@ private:
       Mems.erase(Mems.begin());
     }
   }
+  /// Image origins and regions, in order: three sizes each, at their edges
+  /// around an image of 32 pixels a side.
+  void coordinates(Bytes &In, std::initializer_list<size_t *> Triples) {
+    for (size_t *T : Triples)
+      for (int I = 0; I < 3; ++I)
+        T[I] = In.size(32);
+  }
   /// A format: defined and decoded, defined and unsupported, or nonsense.
   cl_image_format imageFormat(Bytes &In) {
     const cl_channel_order Orders[] = {CL_R,     CL_RGBA,  CL_BGRA, CL_RGB,
@@ -560,10 +567,7 @@ private:
       cl_command_queue Q = queue(In);
       cl_mem M = mem(In);
       size_t O[3], R[3];
-      for (size_t &V : O)
-        V = In.size(32);
-      for (size_t &V : R)
-        V = In.size(32);
+      coordinates(In, {O, R});
       const size_t RP = In.byte() % 2 ? 0 : In.size(1024);
       const size_t SP = In.byte() % 2 ? 0 : In.size(1 << 14);
       // Pitches as the call resolves them, for the largest element (16);
@@ -587,9 +591,7 @@ private:
       cl_command_queue Q = queue(In);
       cl_mem S = mem(In), D = mem(In);
       size_t SO[3], DO[3], R[3];
-      for (size_t *A : {SO, DO, R})
-        for (int I = 0; I < 3; ++I)
-          A[I] = In.size(32);
+      coordinates(In, {SO, DO, R});
       size_t Offset = In.size(1 << 16);
       auto [N, W] = waitList(In);
       cl_event *Out = eventOut(In);
@@ -610,10 +612,7 @@ private:
       cl_command_queue Q = queue(In);
       cl_mem M = mem(In);
       size_t O[3], R[3];
-      for (size_t &V : O)
-        V = In.size(32);
-      for (size_t &V : R)
-        V = In.size(32);
+      coordinates(In, {O, R});
       static const float Color[4] = {0.25f, -2.0f, 1e30f, 0.5f};
       auto [N, W] = waitList(In);
       cl_event *Out = eventOut(In);

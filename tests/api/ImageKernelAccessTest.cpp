@@ -202,20 +202,7 @@ __kernel void d(read_only image2d_depth_t im, __global float4 *o) {
     for (size_t I = 0; I < Pixels; ++I) {
       const std::array<double, 4> Want = decode(C.F, &Bytes[I * E]);
       for (int Ch = 0; Ch < 4; ++Ch) {
-        double G;
-        if (C.Fn == 'f' || C.Fn == 'd') {
-          float V;
-          std::memcpy(&V, &Got[I * 16 + Ch * 4], 4);
-          G = V;
-        } else if (C.Fn == 'i') {
-          int32_t V;
-          std::memcpy(&V, &Got[I * 16 + Ch * 4], 4);
-          G = V;
-        } else {
-          uint32_t V;
-          std::memcpy(&V, &Got[I * 16 + Ch * 4], 4);
-          G = V;
-        }
+        const double G = resultChannel(C.Fn, Got, I, Ch);
         const double W = Want[Ch];
         if (C.F.image_channel_order == CL_sRGBA && Ch < 3) {
           // Back to sRGB without rounding: within half a step of the byte.

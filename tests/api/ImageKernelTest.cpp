@@ -138,20 +138,7 @@ size_t mismatches(char Fn, const std::vector<unsigned char> &Got,
   size_t Bad = 0;
   for (size_t I = 0; I < Want.size(); ++I)
     for (int Ch = 0; Ch < 4; ++Ch) {
-      double G;
-      if (Fn == 'f') {
-        float V;
-        std::memcpy(&V, &Got[I * 16 + Ch * 4], 4);
-        G = V;
-      } else if (Fn == 'i') {
-        int32_t V;
-        std::memcpy(&V, &Got[I * 16 + Ch * 4], 4);
-        G = V;
-      } else {
-        uint32_t V;
-        std::memcpy(&V, &Got[I * 16 + Ch * 4], 4);
-        G = V;
-      }
+      const double G = resultChannel(Fn, Got, I, Ch);
       if (std::fabs(G - Want[I][Ch]) <= Tol * std::max(1.0, std::fabs(Want[I][Ch])))
         continue;
       if (++Bad <= 3)

@@ -279,6 +279,25 @@ inline constexpr cl_image_format Rgba8{CL_RGBA, CL_UNORM_INT8};
 inline constexpr cl_image_format Rgba16u{CL_RGBA, CL_UNSIGNED_INT16};
 
 /// A queue plus images of its context, released at TearDown.
+/// Channel Ch of result I in Bytes, results of four 4-byte channels: a
+/// float for Fn 'f' (and 'd', a depth read), an int for 'i', a uint else.
+inline double resultChannel(char Fn, const std::vector<unsigned char> &Bytes, size_t I, int Ch) {
+  const unsigned char *P = &Bytes[I * 16 + Ch * 4];
+  if (Fn == 'f' || Fn == 'd') {
+    float V;
+    std::memcpy(&V, P, 4);
+    return V;
+  }
+  if (Fn == 'i') {
+    int32_t V;
+    std::memcpy(&V, P, 4);
+    return V;
+  }
+  uint32_t V;
+  std::memcpy(&V, P, 4);
+  return V;
+}
+
 class Images : public WithQueue {
 protected:
   cl_mem image(cl_image_format F, const cl_image_desc &D, cl_mem_flags Flags = CL_MEM_READ_WRITE,
