@@ -9,13 +9,14 @@ __kernel void produce(__global const int *src, __write_only pipe int out, __glob
     commit_write_pipe(out, r);
   }
 }
-__kernel void consume(__read_only pipe int in, __global int *dst, __global uint *counts) {
+// The queries run alone, between the producer and the consumer: read in
+// the consumer they would race with the reservations of its other groups.
+__kernel void query(__read_only pipe int in, __global uint *counts) {
+  counts[0] = get_pipe_num_packets(in);
+  counts[1] = get_pipe_max_packets(in);
+}
+__kernel void consume(__read_only pipe int in, __global int *dst) {
   size_t i = get_global_id(0);
-  if (i == 0) {
-    counts[0] = get_pipe_num_packets(in);
-    counts[1] = get_pipe_max_packets(in);
-  }
-  work_group_barrier(CLK_GLOBAL_MEM_FENCE);
   reserve_id_t r = work_group_reserve_read_pipe(in, get_local_size(0));
   if (is_valid_reserve_id(r)) {
     read_pipe(in, r, get_local_id(0), &dst[i]);
