@@ -24,7 +24,7 @@ namespace weft::compiler {
 
 namespace {
 
-constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '5'};
+constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '6'};
 
 /// The GNU build ID of the ELF object that contains this function (libweft.so,
 /// or a test executable linking the compiler), in hex; "" if it has none.
@@ -153,6 +153,8 @@ void writeKernel(Writer &W, const rt::KernelDesc &D) {
   W.u64(D.PrivateMemSize);
   W.u64(D.UsesPrintf);
   W.u64(D.UsesSubGroups);
+  W.u64(D.Block);
+  W.u64(D.UsesDeviceEnqueue);
 }
 
 bool readKernel(Reader &R, rt::KernelDesc &D) {
@@ -175,7 +177,7 @@ bool readKernel(Reader &R, rt::KernelDesc &D) {
       return false;
   return R.number(D.UniformWorkGroupSize) && R.number(D.StaticLocalSize) &&
          R.number(D.PrivateFrameSize) && R.number(D.PrivateMemSize) && R.number(D.UsesPrintf) &&
-         R.number(D.UsesSubGroups);
+         R.number(D.UsesSubGroups) && R.number(D.Block) && R.number(D.UsesDeviceEnqueue);
 }
 
 /// Writes Bytes to a unique temporary name beside Path, then renames it to

@@ -6,6 +6,7 @@
 // then, so calls through it count). The sizes the work-group passes
 // compute (local, frame, private) are filled in later by KernelPipeline.
 #include "compiler/KernelDescBuilder.h"
+#include "compiler/DeviceEnqueuePass.h"
 
 #include "compiler/AddressSpace.h"
 #include "compiler/OpenClNames.h"
@@ -131,6 +132,9 @@ rt::KernelDesc KernelDescBuilder::describe(const Function &K, bool WithNames) {
       Arg.Kind = rt::ArgKind::Pipe;
       Arg.Size = sizeof(void *);
       Arg.AddressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    } else if (BaseType == "queue_t") {
+      Arg.Kind = rt::ArgKind::DeviceQueue;
+      Arg.Size = sizeof(void *);
     } else if (isSamplerTypeName(BaseType)) {
       Arg.Kind = rt::ArgKind::Sampler;
       Arg.Size = sizeof(void *);
@@ -184,6 +188,7 @@ rt::KernelDesc KernelDescBuilder::describe(const Function &K, bool WithNames) {
     append("vec_type_hint(" + vecTypeHint(N) + ")");
   D.Attributes = Attrs;
   D.UsesSubGroups = reachesSubGroupFunction(K);
+  D.Block = K.hasFnAttribute(DeviceEnqueuePass::BlockKernelAttr);
   return D;
 }
 

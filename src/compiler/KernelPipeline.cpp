@@ -23,6 +23,9 @@
 //  6. LocalMemoryPass: static __local variables -> LocalMem offsets.
 //  7. WorkItemBuiltinPass: get_*_id etc. -> Lx/Ly/Lz and Ctx loads.
 //     PrintfPass: printf -> the device's printf entry in the Ctx.
+//     DeviceEnqueuePass: enqueue_kernel and the device-event built-ins ->
+//     the device-enqueue services; its first step, naming the block
+//     kernels, runs before 3, while the kernels' own functions exist.
 //     AtomicPass: Clang's atomic library calls -> atomic instructions;
 //     after inlining, so the orders are the kernel's constants.
 //     SafeDivisionPass: integer division by 0 (or INT_MIN / -1) must not
@@ -54,6 +57,7 @@
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/DeviceEnqueuePass.h"
 #include "compiler/ImageDescriptorPass.h"
 #include "compiler/KernelDescBuilder.h"
 #include "compiler/HostTarget.h"
@@ -215,6 +219,7 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
     MPM.addPass(LocalMemoryPass());
     MPM.addPass(WorkItemBuiltinPass());
     MPM.addPass(PrintfPass());
+    MPM.addPass(DeviceEnqueuePass());
     MPM.addPass(createModuleToFunctionPassAdaptor(AtomicPass()));
     MPM.addPass(createModuleToFunctionPassAdaptor(SafeDivisionPass()));
     runModulePasses(M, MPM);
@@ -323,6 +328,9 @@ bool KernelPipeline::run(Module &M, std::vector<rt::KernelDesc> &Kernels, std::s
 bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log) {
   if (!linkBuiltins(M, Log))
     return false;
+  // While kernels still have the SPIR kernel calling convention.
+  if (!DeviceEnqueuePass::nameBlockKernels(M, Log))
+    return false;
   HostTarget::retarget(M, TM);
   for (Function &F : M)
     if (WorkItemFunctionPass::isKernel(F))
@@ -339,6 +347,7 @@ bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, st
     D.PrivateFrameSize = wi::sizeAttr(*WG, wi::FrameSizeAttr);
     D.PrivateMemSize = wi::sizeAttr(*WG, wi::PrivateSizeAttr);
     D.UsesPrintf = WG->hasFnAttribute(wi::PrintfAttr);
+    D.UsesDeviceEnqueue = WG->hasFnAttribute(DeviceEnqueuePass::UsesAttr);
     ImageDescriptorPass::run(*WG, D);
   }
   // WEFT_DUMP_IR=pre: the module as O3 gets it, to replay O3 with opt's

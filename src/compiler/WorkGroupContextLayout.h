@@ -27,6 +27,7 @@ constexpr uint64_t StackTop = offsetof(WorkGroupContext, StackTop);
 constexpr uint64_t CollectiveScratch = offsetof(WorkGroupContext, CollectiveScratch);
 constexpr uint64_t Services = offsetof(WorkGroupContext, Services);
 constexpr uint64_t PrintfSink = offsetof(WorkGroupContext, PrintfSink);
+constexpr uint64_t Enqueue = offsetof(WorkGroupContext, Enqueue);
 
 } // namespace weft::compiler::ctx
 
@@ -35,5 +36,9 @@ namespace weft::compiler::svc {
 using weft::rt::RuntimeServices;
 
 constexpr uint64_t Printf = offsetof(RuntimeServices, Printf);
+constexpr uint64_t EnqueueKernel = offsetof(RuntimeServices, EnqueueKernel);
+constexpr uint64_t EnqueueMarker = offsetof(RuntimeServices, EnqueueMarker);
+constexpr uint64_t DeviceEvent = offsetof(RuntimeServices, DeviceEvent);
+constexpr uint64_t BlockQuery = offsetof(RuntimeServices, BlockQuery);
 
 } // namespace weft::compiler::svc

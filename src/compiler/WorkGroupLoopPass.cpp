@@ -31,6 +31,7 @@
 // Limits: the state of the whole group is the largest any work-item
 // returned (they all return the same one; see BarrierStatePass).
 #include "compiler/WorkGroupLoopPass.h"
+#include "compiler/DeviceEnqueuePass.h"
 
 #include "compiler/WorkGroupContextLayout.h"
 #include "compiler/WorkItemFunction.h"
@@ -85,7 +86,8 @@ void emitWorkGroupFunction(Function &WI) {
   // WorkItemBuiltinPass); a red zone would put a leaf's locals below it.
   WG->addFnAttr(Attribute::NoRedZone);
   for (const char *A :
-       {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr, wi::PrintfAttr})
+       {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr, wi::PrintfAttr,
+        DeviceEnqueuePass::UsesAttr})
     if (WI.hasFnAttribute(A))
       WG->addFnAttr(WI.getFnAttribute(A));
   for (const char *A : {"target-cpu", "target-features"})

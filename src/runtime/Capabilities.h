@@ -28,7 +28,7 @@ constexpr cl_version WeftVersion = CL_MAKE_VERSION(WEFT_VERSION_MAJOR, WEFT_VERS
 constexpr cl_version OpenCLVersion = CL_MAKE_VERSION(3, 0, 0);
 /// CL_DEVICE_OPENCL_C_VERSION: the highest OpenCL C version before 3.0 the
 /// device supports (OpenCLCVersions below).
-constexpr const char *OpenCLCVersionText = "OpenCL C 1.2 Weft";
+constexpr const char *OpenCLCVersionText = "OpenCL C 2.0 Weft";
 
 /// Platform extensions.
 constexpr NamedVersion PlatformExtensions[] = {
@@ -68,6 +68,7 @@ constexpr NamedVersion OpenCLCFeatures[] = {
     {"__opencl_c_images", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_read_write_images", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_3d_image_writes", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_device_enqueue", CL_MAKE_VERSION(3, 0, 0)},
 };
 
 /// Images and samplers (CL_DEVICE_IMAGE_SUPPORT and the image limits): host
@@ -106,13 +107,26 @@ constexpr cl_device_svm_capabilities SvmCapabilities =
     CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
 
 /// Device-side enqueue (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES and the
-/// device-queue limits).
+/// device-queue limits): device queues are out-of-order (as the
+/// specification requires) and may profile; a replaceable default. A
+/// queue's size bounds the bytes of the children in flight on it
+/// (runtime/DeviceEnqueue.cpp: 256 per command plus its block's literal),
+/// so the preferred size holds about 4,000 children waiting at once and the
+/// largest about 250,000. Neither the number of device queues nor of
+/// device events is a fixed table: both are heap objects, and the limits
+/// reported are what the tests exercise, not a count refused beyond.
 struct DeviceQueueFeatures {
   cl_device_device_enqueue_capabilities Capabilities;
   cl_command_queue_properties Properties; ///< CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES
   cl_uint PreferredSize, MaxSize, MaxQueues, MaxEvents;
 };
-constexpr DeviceQueueFeatures DeviceQueues{0, 0, 0, 0, 0, 0};
+constexpr DeviceQueueFeatures DeviceQueues{
+    CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT,
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE,
+    1u << 20,
+    64u << 20,
+    4,
+    1u << 16};
 
 /// CL_DEVICE_QUEUE_ON_HOST_PROPERTIES.
 constexpr cl_command_queue_properties HostQueueProperties =
@@ -158,6 +172,7 @@ constexpr NamedVersion OpenCLCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(1, 0, 0)},
     {"OpenCL C", CL_MAKE_VERSION(1, 1, 0)},
     {"OpenCL C", CL_MAKE_VERSION(1, 2, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(2, 0, 0)},
     {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)},
 };
 

@@ -11,6 +11,19 @@ CommandQueue::CommandQueue(Context &C, Device &D, cl_command_queue_properties P,
                            std::vector<cl_queue_properties> List, cl_uint S)
     : Ctx(&C), Dev(D), Props(P), PropertyList(std::move(List)), Size(S) {}
 
+bool CommandQueue::claimDeviceSpace(size_t Bytes) {
+  size_t Used = DeviceSpaceUsed.load(std::memory_order_relaxed);
+  do {
+    if (Used + Bytes > Size)
+      return false;
+  } while (!DeviceSpaceUsed.compare_exchange_weak(Used, Used + Bytes, std::memory_order_relaxed));
+  return true;
+}
+
+void CommandQueue::releaseDeviceSpace(size_t Bytes) {
+  DeviceSpaceUsed.fetch_sub(Bytes, std::memory_order_relaxed);
+}
+
 Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
                                  const std::vector<Ref<Event>> &WaitList) {
   Ref<Event> Ev = Cmd->eventRef();
@@ -99,6 +112,10 @@ void CommandQueue::finish() {
 }
 
 void CommandQueue::lastAppReleased() {
+  // A released device queue is no longer the default; children in flight
+  // on it keep it alive.
+  if (onDevice())
+    Ctx->forgetDeviceQueue(*this);
   // Break the queue <-> event cycle; commands in flight hold what they need.
   std::lock_guard<std::mutex> Lock(Mutex);
   Last = Ref<Event>();

@@ -1,5 +1,9 @@
 // Command queues: in-order or out-of-order streams of commands on one device.
 //
+// A device queue (CL_QUEUE_ON_DEVICE) is where kernels enqueue kernels
+// (runtime/DeviceEnqueue.h): the host cannot enqueue to it, and its size
+// bounds the bytes of the children in flight on it (CLK_DEVICE_QUEUE_FULL).
+//
 // Submission policy: a command is Submitted as soon as it is enqueued (the
 // specification lets an implementation flush at any time), so clFlush has
 // nothing left to do. A command becomes Ready when all its prerequisites
@@ -12,6 +16,7 @@
 #include "runtime/Context.h"
 #include "runtime/Object.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -31,6 +36,13 @@ public:
   const std::vector<cl_queue_properties> &propertyList() const { return PropertyList; }
   cl_uint size() const { return Size; }
   bool inOrder() const { return !(Props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
+  bool onDevice() const { return Props & CL_QUEUE_ON_DEVICE; }
+
+  /// A device queue: takes Bytes of the queue's size for a command enqueued
+  /// from a kernel, or returns false if that would exceed it.
+  bool claimDeviceSpace(size_t Bytes);
+  /// Gives back what claimDeviceSpace took, once that command is complete.
+  void releaseDeviceSpace(size_t Bytes);
 
   /// Queues Cmd behind WaitList (and the queue's own ordering) and submits
   /// it. Returns its event.
@@ -48,6 +60,7 @@ private:
   cl_command_queue_properties Props;
   std::vector<cl_queue_properties> PropertyList;
   cl_uint Size;
+  std::atomic<size_t> DeviceSpaceUsed{0};
 
   std::mutex Mutex;
   Ref<Event> Last;                 // in-order: the previous command

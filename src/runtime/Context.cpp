@@ -1,5 +1,6 @@
 // Context: device membership, error notification, destructor callbacks.
 #include "runtime/Context.h"
+#include "runtime/CommandQueue.h"
 
 #include <algorithm>
 
@@ -27,6 +28,31 @@ void Context::notify(const std::string &Why) const {
 void Context::addDestructorCallback(DestructorFn Fn, void *Data) {
   std::lock_guard<std::mutex> Lock(Mutex);
   DestructorCallbacks.emplace_back(Fn, Data);
+}
+
+Ref<CommandQueue> Context::defaultDeviceQueue(const Device &D) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (CommandQueue *Q : DefaultDeviceQueues)
+    if (&Q->device() == &D)
+      return Ref<CommandQueue>(Q);
+  return {};
+}
+
+void Context::setDefaultDeviceQueue(CommandQueue &Q) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = std::find_if(DefaultDeviceQueues.begin(), DefaultDeviceQueues.end(),
+                         [&](CommandQueue *Old) { return &Old->device() == &Q.device(); });
+  if (It != DefaultDeviceQueues.end())
+    *It = &Q;
+  else
+    DefaultDeviceQueues.push_back(&Q);
+}
+
+void Context::forgetDeviceQueue(CommandQueue &Q) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  DefaultDeviceQueues.erase(
+      std::remove(DefaultDeviceQueues.begin(), DefaultDeviceQueues.end(), &Q),
+      DefaultDeviceQueues.end());
 }
 
 } // namespace weft::rt

@@ -12,6 +12,7 @@
 
 namespace weft::rt {
 
+class CommandQueue;
 class Device;
 
 class Context : public Object<_cl_context, HandleKind::Context> {
@@ -33,6 +34,13 @@ public:
 
   /// Reports an error to the application's pfn_notify, if any.
   void notify(const std::string &Why) const;
+
+  /// The default device queue (CL_QUEUE_ON_DEVICE_DEFAULT) of device D in
+  /// this context, or null; a queue stops being the default when the
+  /// application releases it.
+  Ref<CommandQueue> defaultDeviceQueue(const Device &D);
+  void setDefaultDeviceQueue(CommandQueue &Q);
+  void forgetDeviceQueue(CommandQueue &Q);
   void addDestructorCallback(DestructorFn Fn, void *Data);
 
 private:
@@ -43,6 +51,7 @@ private:
   std::mutex Mutex;
   std::vector<std::pair<DestructorFn, void *>> DestructorCallbacks;
   SvmRegistry Svm;
+  std::vector<CommandQueue *> DefaultDeviceQueues; // guarded by Mutex
 };
 
 } // namespace weft::rt

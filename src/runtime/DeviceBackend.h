@@ -44,6 +44,17 @@ struct DeviceProperties {
   std::string IsaName; ///< e.g. "avx512", "avx2", "sse4.2"
 };
 
+class EnqueueScope;
+
+/// Lays out one `__local` argument of Size bytes in a work-group's arena
+/// that has Total bytes in use: returns its offset (LocalMemAlignment
+/// aligned) and adds it to Total.
+inline size_t placeLocalArg(size_t &Total, size_t Size) {
+  size_t Offset = (Total + LocalMemAlignment - 1) / LocalMemAlignment * LocalMemAlignment;
+  Total = Offset + Size;
+  return Offset;
+}
+
 /// One NDRange ready to run: everything the device needs, owned by value.
 struct KernelLaunch {
   WorkGroupFn Fn = nullptr;
@@ -65,6 +76,12 @@ struct KernelLaunch {
   size_t PrivateFrameSize = 0;
   /// The kernel calls printf: its output must be written out before Done.
   bool UsesPrintf = false;
+  /// The kernel uses device-side enqueue: the device sets every work-group
+  /// context's Enqueue to this (runtime/DeviceEnqueue.h); null otherwise.
+  std::shared_ptr<EnqueueScope> Enqueue;
+  /// Memory arguments point into that the launch owns (the copy of a
+  /// block's literal for a child kernel).
+  std::shared_ptr<void> Captured;
 };
 
 class DeviceBackend {

@@ -3,6 +3,7 @@
 #include "runtime/Kernel.h"
 
 #include "runtime/Capabilities.h"
+#include "runtime/DeviceEnqueue.h"
 #include "runtime/Image.h"
 
 #include <algorithm>
@@ -13,6 +14,8 @@ namespace weft::rt {
 Kernel::Kernel(Program &P, KernelDesc D, std::shared_ptr<Executable> E, WorkGroupFn F)
     : Prog(&P), Desc(std::move(D)), Exe(std::move(E)), Fn(F), Args(Desc.Args.size()) {
   Prog->attachKernel();
+  if (Desc.UsesDeviceEnqueue)
+    Blocks = std::make_shared<BlockKernels>(Exe, Prog->blockKernels());
 }
 
 // A kernel is attached to its program while the application holds it
@@ -53,10 +56,9 @@ size_t Kernel::layoutLocalArgs(std::vector<std::pair<size_t, size_t>> *Offsets) 
     const auto *Local = std::get_if<ArgLocalSize>(&Args[I]);
     if (!Local)
       continue;
-    Total = (Total + LocalMemAlignment - 1) / LocalMemAlignment * LocalMemAlignment;
+    size_t Offset = placeLocalArg(Total, Local->Size);
     if (Offsets)
-      Offsets->emplace_back(I, Total);
-    Total += Local->Size;
+      Offsets->emplace_back(I, Offset);
   }
   return Total;
 }
@@ -66,7 +68,7 @@ size_t Kernel::localMemSize() const {
   return layoutLocalArgs(nullptr);
 }
 
-size_t Kernel::maxWorkGroupSize(const DeviceProperties &P) const {
+size_t kernelMaxWorkGroupSize(const KernelDesc &Desc, const DeviceProperties &P) {
   size_t Max = P.MaxWorkGroupSize;
   if (Desc.ReqdWorkGroupSize[0])
     Max = Desc.ReqdWorkGroupSize[0] * Desc.ReqdWorkGroupSize[1] * Desc.ReqdWorkGroupSize[2];
@@ -152,6 +154,7 @@ Result<Kernel::Snapshot> Kernel::snapshot() const {
     if (WorkGroupFn Specialized = Exe->specialize(Desc.Name, Formats))
       L->Fn = Specialized;
   S.Launch = std::move(L);
+  S.Blocks = Blocks;
   return S;
 }
 

@@ -15,6 +15,14 @@
 
 namespace weft::rt {
 
+class BlockKernels;
+
+/// CL_KERNEL_WORK_GROUP_SIZE of a kernel described by D on a device with
+/// properties P: the device's limit, or the reqd_work_group_size product;
+/// at most MaxSubGroupSize for a kernel that uses sub-groups (each
+/// work-group is one sub-group).
+size_t kernelMaxWorkGroupSize(const KernelDesc &D, const DeviceProperties &P);
+
 class Kernel : public Object<_cl_kernel, HandleKind::Kernel> {
 public:
   Kernel(Program &P, KernelDesc Desc, std::shared_ptr<Executable> Exe, WorkGroupFn Fn);
@@ -35,16 +43,19 @@ public:
   const KernelArgDesc &arg(cl_uint Index) const { return Desc.Args[Index]; }
   /// Bytes of __local memory the kernel uses with its current arguments.
   size_t localMemSize() const;
-  /// CL_KERNEL_WORK_GROUP_SIZE on a device with properties P: the device's
-  /// limit, or the reqd_work_group_size product; at most MaxSubGroupSize
-  /// for a kernel that uses sub-groups (each work-group is one sub-group).
-  size_t maxWorkGroupSize(const DeviceProperties &P) const;
+  /// CL_KERNEL_WORK_GROUP_SIZE on a device with properties P.
+  size_t maxWorkGroupSize(const DeviceProperties &P) const {
+    return kernelMaxWorkGroupSize(Desc, P);
+  }
 
   /// The launch of the current arguments (its NDRange still to be set),
   /// plus the memory objects it must keep alive.
   struct Snapshot {
     std::shared_ptr<KernelLaunch> Launch;
     std::vector<Ref<MemObject>> MemObjects;
+    /// The program's block kernels, for a kernel that uses device-side
+    /// enqueue (null otherwise).
+    std::shared_ptr<const BlockKernels> Blocks;
   };
   /// CL_INVALID_KERNEL_ARGS if an argument is not set, or names a memory
   /// object the application has released.
@@ -63,6 +74,7 @@ private:
   KernelDesc Desc;
   std::shared_ptr<Executable> Exe;
   WorkGroupFn Fn;
+  std::shared_ptr<const BlockKernels> Blocks;
   mutable std::mutex Mutex;
   std::vector<KernelArgValue> Args;
 };

@@ -36,24 +36,81 @@ constexpr unsigned printfArgElements(uint64_t Type) { return unsigned(Type >> 16
 /// result (0, or -1 on failure).
 using PrintfFn = int (*)(void *Sink, const char *Format, const PrintfArg *Args, uint32_t Count);
 
+/// ndrange_t as OpenCL C lays it out (Clang's opencl-c-base.h), which the
+/// kernel hands to enqueue_kernel and the kernel queries by address.
+struct DeviceNDRange {
+  uint32_t WorkDim;
+  uint64_t Offset[3];
+  uint64_t Global[3];
+  uint64_t Local[3]; ///< all 0: the runtime chooses
+};
+static_assert(sizeof(DeviceNDRange) == 80 && offsetof(DeviceNDRange, Offset) == 8);
+
+/// enqueue_kernel in all its forms (the `__enqueue_kernel_*` calls Clang
+/// and the SPIR-V translator emit): Queue is the queue_t, Kernel the name
+/// of the block's kernel (DeviceEnqueuePass), Block the block literal to
+/// copy, LocalSizes the sizes of the block's `__local` pointer arguments.
+/// Returns CLK_SUCCESS or one of the CLK_* errors of enqueue_kernel.
+using EnqueueKernelFn = int32_t (*)(struct WorkGroupContext *Ctx, void *Queue, uint32_t Flags,
+                                    const DeviceNDRange *Range, uint32_t NumEvents,
+                                    void *const *WaitList, void **RetEvent, const char *Kernel,
+                                    const void *Block, uint32_t NumLocals,
+                                    const uint64_t *LocalSizes);
+/// enqueue_marker(Queue, NumEvents, WaitList, RetEvent).
+using EnqueueMarkerFn = int32_t (*)(struct WorkGroupContext *Ctx, void *Queue, uint32_t NumEvents,
+                                    void *const *WaitList, void **RetEvent);
+
+/// The device-event and queue built-ins, one service with an operation code.
+enum class DeviceEventOp : uint32_t {
+  CreateUserEvent,  ///< returns the new event (CLK_NULL_EVENT if none can be made)
+  RetainEvent,      ///< Event
+  ReleaseEvent,     ///< Event
+  IsValidEvent,     ///< Event; returns 0 or 1
+  SetStatus,        ///< Event, Value = CL_COMPLETE or a negative error
+  CaptureProfiling, ///< Event, Value = CLK_PROFILING_*, Out = 2 x uint64_t
+  DefaultQueue,     ///< returns the default device queue or CLK_NULL_QUEUE
+};
+using DeviceEventFn = uint64_t (*)(struct WorkGroupContext *Ctx, uint32_t Op, void *Event,
+                                   int64_t Value, void *Out);
+
+/// The kernel queries of a block (get_kernel_work_group_size, ...).
+enum class BlockQuery : uint32_t {
+  WorkGroupSize,
+  PreferredMultiple,
+  MaxSubGroupSize, ///< for Range
+  SubGroupCount,   ///< for Range
+};
+using BlockQueryFn = uint32_t (*)(struct WorkGroupContext *Ctx, uint32_t Query,
+                                  const char *Kernel, const DeviceNDRange *Range);
+
 /// The runtime services JIT'd kernels call, in one table: the device makes
 /// one for the process and every WorkGroupContext points at it, so a kernel
 /// reaches each service by a load from Ctx->Services at the service's
 /// offset (compiler/WorkGroupContextLayout.h), never through a function
 /// pointer of its own in the context. A service that needs state of one
-/// launch reads it from the context (printf's PrintfSink).
+/// launch reads it from the context (printf's PrintfSink, device-side
+/// enqueue's Enqueue).
 ///
-/// A new service (device-side enqueue, image sampling helpers; pipes need
-/// none: their built-ins work on the pipe's memory, src/builtins/Pipes.cl) is a
-/// field appended here with its offset checked below, the device's entry in
-/// its table, and the pass that emits the call. Fields are never reordered.
+/// A new service is a field appended here with its offset checked below,
+/// the device's entry in its table, and the pass that emits the call.
+/// Fields are never reordered. (Pipes and images need none: their
+/// built-ins work on the object's memory, src/builtins/.)
 struct RuntimeServices {
   /// printf(Format, ...) of a kernel that calls printf (PrintfPass): writes
   /// to Ctx->PrintfSink.
   PrintfFn Printf;
+  /// Device-side enqueue (DeviceEnqueuePass, runtime/DeviceEnqueue.h).
+  EnqueueKernelFn EnqueueKernel;
+  EnqueueMarkerFn EnqueueMarker;
+  DeviceEventFn DeviceEvent;
+  BlockQueryFn BlockQuery;
 };
 
 static_assert(offsetof(RuntimeServices, Printf) == 0);
+static_assert(offsetof(RuntimeServices, EnqueueKernel) == 8);
+static_assert(offsetof(RuntimeServices, EnqueueMarker) == 16);
+static_assert(offsetof(RuntimeServices, DeviceEvent) == 24);
+static_assert(offsetof(RuntimeServices, BlockQuery) == 32);
 
 /// Everything a work-group function needs to know about the launch and the
 /// work-group it runs. Field order and types are ABI: the compiler emits
@@ -90,6 +147,9 @@ struct WorkGroupContext {
   const RuntimeServices *Services;
   /// printf's output: set for kernels that call printf (KernelDesc::UsesPrintf).
   void *PrintfSink;
+  /// Device-side enqueue's state of this launch (runtime/DeviceEnqueue.h):
+  /// set for kernels that call its services (KernelDesc::UsesDeviceEnqueue).
+  void *Enqueue;
 };
 
 static_assert(offsetof(WorkGroupContext, WorkDim) == 0);
@@ -107,6 +167,7 @@ static_assert(offsetof(WorkGroupContext, StackTop) == 184);
 static_assert(offsetof(WorkGroupContext, CollectiveScratch) == 192);
 static_assert(offsetof(WorkGroupContext, Services) == 200);
 static_assert(offsetof(WorkGroupContext, PrintfSink) == 208);
+static_assert(offsetof(WorkGroupContext, Enqueue) == 216);
 
 /// Bytes of collective scratch per work-item (the widest collective type).
 constexpr size_t CollectiveScratchPerItem = 8;
@@ -125,6 +186,7 @@ enum class ArgKind : uint8_t {
   Sampler,         ///< `sampler_t`.
   Image,           ///< `image*_t`: an image memory object.
   Pipe,            ///< `pipe T`: a pipe memory object.
+  DeviceQueue,     ///< `queue_t`: a device command-queue.
 };
 
 /// Alignment every `__local` argument and the local arena get (the widest

@@ -63,6 +63,7 @@ inline bool argAccepts(ArgKind Kind, const KernelArgValue &Value) {
   case ArgKind::LocalPointer:
     return std::holds_alternative<ArgLocalSize>(Value);
   case ArgKind::ByValue:
+  case ArgKind::DeviceQueue: // the handle's bytes, checked by the API layer
     return std::holds_alternative<ArgBytes>(Value);
   case ArgKind::Sampler:
     return std::holds_alternative<ArgSampler>(Value);

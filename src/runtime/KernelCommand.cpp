@@ -2,11 +2,12 @@
 // Ended/Complete after the last.
 #include "runtime/KernelCommand.h"
 #include "runtime/Device.h"
+#include "runtime/DeviceEnqueue.h"
 
 namespace weft::rt {
 
 KernelCommand::KernelCommand(CommandQueue &Q, Kernel &K, Kernel::Snapshot S, const NDRange &Range)
-    : Command(Q, CL_COMMAND_NDRANGE_KERNEL), Kern(&K), Snap(std::move(S)), Empty(Range.empty()) {
+    : LaunchCommand(Q, CL_COMMAND_NDRANGE_KERNEL), Kern(&K), Snap(std::move(S)), Empty(Range.empty()) {
   KernelLaunch &L = *Snap.Launch;
   L.WorkDim = Range.WorkDim;
   L.GlobalSize = Range.Global;
@@ -14,16 +15,33 @@ KernelCommand::KernelCommand(CommandQueue &Q, Kernel &K, Kernel::Snapshot S, con
   L.LocalSize = Range.Local;
 }
 
+void LaunchCommand::launch(std::shared_ptr<KernelLaunch> L,
+                           std::shared_ptr<const BlockKernels> Blocks) {
+  auto Self = std::static_pointer_cast<LaunchCommand>(shared_from_this());
+  std::shared_ptr<EnqueueScope> Scope;
+  if (Blocks) {
+    Scope = std::make_shared<EnqueueScope>(*this, std::move(Blocks));
+    L->Enqueue = Scope;
+  }
+  // Ended first, then the children waiting for the launch's end go; they
+  // keep the command from Complete (addChild) until they are.
+  device().backend().launch(
+      std::move(L), [Self] { Self->event().advance(Event::Stage::Running); },
+      [Self, Scope](Status S) {
+        cl_int Code = S ? CL_COMPLETE : S.error().Code;
+        Self->finish(Code);
+        if (Scope)
+          Scope->kernelEnded(Code);
+      });
+}
+
 void KernelCommand::execute() {
-  auto Self = std::static_pointer_cast<KernelCommand>(shared_from_this());
   if (Empty) { // OpenCL 2.1+: a zero-sized NDRange does nothing.
     event().advance(Event::Stage::Running);
     finish(CL_COMPLETE);
     return;
   }
-  device().backend().launch(
-      Snap.Launch, [Self] { Self->event().advance(Event::Stage::Running); },
-      [Self](Status S) { Self->finish(S ? CL_COMPLETE : S.error().Code); });
+  launch(Snap.Launch, Snap.Blocks);
 }
 
 } // namespace weft::rt

@@ -8,7 +8,18 @@
 
 namespace weft::rt {
 
-class KernelCommand : public Command {
+/// A command whose work is one launch of a kernel on the device: Running at
+/// the first work-group, Ended after the last. A kernel that uses
+/// device-side enqueue gets its launch's EnqueueScope here, and the
+/// children waiting for the launch's end are let go after it
+/// (runtime/DeviceEnqueue.h).
+class LaunchCommand : public Command {
+protected:
+  using Command::Command;
+  void launch(std::shared_ptr<KernelLaunch> L, std::shared_ptr<const BlockKernels> Blocks);
+};
+
+class KernelCommand : public LaunchCommand {
 public:
   KernelCommand(CommandQueue &Q, Kernel &K, Kernel::Snapshot S, const NDRange &Range);
 

@@ -352,7 +352,20 @@ std::string Program::buildOptions() const {
 
 std::vector<KernelDesc> Program::kernels() const {
   std::lock_guard<std::mutex> Lock(Mutex);
-  return Kernels;
+  std::vector<KernelDesc> Visible;
+  for (const KernelDesc &D : Kernels)
+    if (!D.Block)
+      Visible.push_back(D);
+  return Visible;
+}
+
+std::vector<KernelDesc> Program::blockKernels() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::vector<KernelDesc> Blocks;
+  for (const KernelDesc &D : Kernels)
+    if (D.Block)
+      Blocks.push_back(D);
+  return Blocks;
 }
 
 size_t Program::globalVariableSize() const {

@@ -81,6 +81,9 @@ public:
 
   /// Kernels of the last successful build (empty before).
   std::vector<KernelDesc> kernels() const;
+  /// The block kernels of the last build (device-side enqueue finds them;
+  /// kernels() leaves them out).
+  std::vector<KernelDesc> blockKernels() const;
   /// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE of the last build.
   size_t globalVariableSize() const;
   /// The executable of the last successful build, shared by its kernels.

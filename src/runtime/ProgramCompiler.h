@@ -61,6 +61,12 @@ struct KernelDesc {
   /// The kernel calls a sub-group function: its work-groups (each one
   /// sub-group) are limited to rt::MaxSubGroupSize work-items.
   bool UsesSubGroups = false;
+  /// The kernel Clang made for a block passed to enqueue_kernel: found by
+  /// device-side enqueue, never by the application (clCreateKernel).
+  bool Block = false;
+  /// The kernel calls enqueue_kernel or another device-enqueue service:
+  /// its launches carry an EnqueueScope (runtime/DeviceEnqueue.h).
+  bool UsesDeviceEnqueue = false;
 };
 
 /// The format of one image argument of a launch: what the descriptor

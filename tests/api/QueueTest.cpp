@@ -80,9 +80,8 @@ TEST_F(WithContext, CreateQueueErrors) {
   Fails(Context, Device, UnknownName, CL_INVALID_VALUE);
   cl_queue_properties UnknownBits[] = {CL_QUEUE_PROPERTIES, cl_queue_properties(1) << 20, 0};
   Fails(Context, Device, UnknownBits, CL_INVALID_VALUE);
-  cl_queue_properties OnDevice[] = {CL_QUEUE_PROPERTIES,
-                                    CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
-  Fails(Context, Device, OnDevice, CL_INVALID_QUEUE_PROPERTIES);
+  cl_queue_properties InOrderOnDevice[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE, 0};
+  Fails(Context, Device, InOrderOnDevice, CL_INVALID_VALUE);
   cl_queue_properties SizeOnHost[] = {CL_QUEUE_SIZE, 1024, 0};
   Fails(Context, Device, SizeOnHost, CL_INVALID_VALUE);
   cl_queue_properties Twice[] = {CL_QUEUE_PROPERTIES, 0, CL_QUEUE_PROPERTIES, 0, 0};
@@ -109,8 +108,9 @@ TEST_F(WithQueue, QueueHandleErrors) {
             CL_INVALID_VALUE);
   EXPECT_EQ(clEnqueueBarrierWithWaitList(NotQueue, 0, nullptr, nullptr), CL_INVALID_COMMAND_QUEUE);
   EXPECT_EQ(clEnqueueMarkerWithWaitList(NotQueue, 0, nullptr, nullptr), CL_INVALID_COMMAND_QUEUE);
-  EXPECT_EQ(clSetDefaultDeviceCommandQueue(Context, Device, Queue), CL_INVALID_OPERATION)
-      << "the device has no on-device queues to replace";
+  EXPECT_EQ(clSetDefaultDeviceCommandQueue(Context, Device, Queue), CL_INVALID_COMMAND_QUEUE)
+      << "a host queue cannot be the default device queue";
+  EXPECT_EQ(clSetDefaultDeviceCommandQueue(Context, Device, NotQueue), CL_INVALID_COMMAND_QUEUE);
 }
 
 TEST_F(WithQueue, InOrderQueueRunsDependentCommandsInOrder) {

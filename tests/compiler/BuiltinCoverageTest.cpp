@@ -8,6 +8,7 @@
 // failure ("unsupported OpenCL builtin").
 #include "compiler/BuildOptions.h"
 #include "compiler/ClangFrontend.h"
+#include "compiler/DeviceEnqueuePass.h"
 #include "compiler/KernelPipeline.h"
 #include "compiler/OpenClNames.h"
 #include "runtime/Capabilities.h"
@@ -28,7 +29,8 @@ namespace {
 /// What the work-group passes replace before the library is linked.
 bool loweredByAPass(const std::string &Name) {
   return classifyWorkItemFn(Name) != WorkItemFn::None || isBarrierName(Name) || isFenceName(Name) ||
-         classifyAddressSpaceFn(Name) != AddressSpaceFn::None || Name == "printf";
+         classifyAddressSpaceFn(Name) != AddressSpaceFn::None || Name == "printf" ||
+         DeviceEnqueuePass::lowers(Name);
 }
 
 /// clang 15's opencl-c.h still declares, on __global and __local objects,

@@ -4,6 +4,7 @@
 #include "device/cpu/KernelFaultReport.h"
 #include "device/cpu/Printf.h"
 #include "device/cpu/TsanHandOff.h"
+#include "runtime/DeviceEnqueue.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -44,7 +45,9 @@ struct WorkerScratch {
 thread_local WorkerScratch Scratch;
 
 /// The runtime services of every kernel this device runs (KernelAbi.h).
-const rt::RuntimeServices Services{&PrintfOutput::print};
+const rt::RuntimeServices Services{&PrintfOutput::print, &rt::services::enqueueKernel,
+                                   &rt::services::enqueueMarker, &rt::services::deviceEvent,
+                                   &rt::services::blockQuery};
 
 /// Runs work-groups [Begin, End) of L on the calling worker.
 void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGroups, size_t Begin,
@@ -76,6 +79,7 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
   Ctx.Services = &Services;
   if (Printf)
     Ctx.PrintfSink = Printf->sink();
+  Ctx.Enqueue = L.Enqueue.get();
 
   // Arguments point into the launch's storage, except __local ones, which
   // point at this worker's arena (at the offsets the runtime laid out).

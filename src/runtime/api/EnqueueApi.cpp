@@ -261,7 +261,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_ui
                                           const size_t *LocalSize, cl_uint NumEvents,
                                           const cl_event *Events, cl_event *Out) {
   return entry([&]() -> Status {
-    WEFT_TRY(Queue, get<CommandQueue>(Q));
+    WEFT_TRY(Queue, hostQueue(Q));
     WEFT_TRY(Kern, get<Kernel>(K));
     WEFT_CHECK(&Kern->program().context() != &Queue->context(), CL_INVALID_CONTEXT,
                "the kernel and the queue belong to different contexts");

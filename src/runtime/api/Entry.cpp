@@ -64,8 +64,15 @@ Status waitBlocking(const Ref<Event> &Ev) {
   return {};
 }
 
-Result<Enqueue> beginEnqueue(cl_command_queue Q, cl_uint NumEvents, const cl_event *Events) {
+Result<CommandQueue *> hostQueue(cl_command_queue Q) {
   WEFT_TRY(Queue, get<CommandQueue>(Q));
+  WEFT_CHECK(Queue->onDevice(), CL_INVALID_COMMAND_QUEUE,
+             "a device queue takes commands from kernels only");
+  return Queue;
+}
+
+Result<Enqueue> beginEnqueue(cl_command_queue Q, cl_uint NumEvents, const cl_event *Events) {
+  WEFT_TRY(Queue, hostQueue(Q));
   WEFT_TRY(Wait, waitList(NumEvents, Events, &Queue->context()));
   return Enqueue{Queue, std::move(Wait)};
 }

@@ -170,6 +170,10 @@ void returnEvent(const Ref<Event> &Ev, cl_event *Out);
 /// when the command (or its wait list) failed.
 Status waitBlocking(const Ref<Event> &Ev);
 
+/// A command-queue the host enqueues to: CL_INVALID_COMMAND_QUEUE for a
+/// device queue ("not a valid host command-queue").
+Result<CommandQueue *> hostQueue(cl_command_queue Q);
+
 /// A checked enqueue: the queue and its wait list.
 struct Enqueue {
   CommandQueue *Queue;

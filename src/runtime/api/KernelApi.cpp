@@ -225,6 +225,20 @@ Result<KernelArgValue> decodeArg(const Kernel &K, const KernelArgDesc &A, size_t
                CL_INVALID_ARG_VALUE, "a write_only image argument given a CL_MEM_READ_ONLY image");
     return KernelArgValue(ArgImage{I->weak()});
   }
+  case ArgKind::DeviceQueue: {
+    // "CL_INVALID_DEVICE_QUEUE for an argument declared to be of type
+    // queue_t when the specified arg_value is not a valid device queue
+    // object."
+    WEFT_CHECK(Size != sizeof(cl_command_queue), CL_INVALID_ARG_SIZE,
+               "a queue_t argument takes sizeof(cl_command_queue)");
+    WEFT_CHECK(!Value, CL_INVALID_DEVICE_QUEUE, "a queue_t argument needs arg_value");
+    const CommandQueue *Q = fromHandle<CommandQueue>(*static_cast<const cl_command_queue *>(Value));
+    WEFT_CHECK(!Q || !Q->onDevice(), CL_INVALID_DEVICE_QUEUE, "arg_value is not a device queue");
+    WEFT_CHECK(&Q->context() != &K.program().context(), CL_INVALID_DEVICE_QUEUE,
+               "the device queue belongs to another context");
+    return KernelArgValue(ArgBytes{std::vector<unsigned char>(
+        static_cast<const unsigned char *>(Value), static_cast<const unsigned char *>(Value) + Size)});
+  }
   case ArgKind::Sampler: {
     WEFT_CHECK(Size != sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
                "a sampler argument takes sizeof(cl_sampler)");
