@@ -21,8 +21,9 @@
 //     work-group passes), and the block kernel gets the kernel metadata of
 //     its parameters (the literal: a pointer; then `__local` pointers), so
 //     the pipeline compiles it like any kernel; DeviceEnqueuePass::
-//     BlockKernelAttr keeps it out of the application's kernel list; the
-//     invoke function's address in the literals is nulled (never read). An
+//     BlockKernelAttr keeps it out of the application's kernel list. Every
+//     block invoke function's address in a literal is nulled (OpenCL C
+//     calls blocks directly; the address is never read). An
 //     operand that is a block's invoke function rather than its kernel (as
 //     a SPIR-V module may give) gets a kernel made for it here.
 //  2. run(), once every kernel is a work-item function with the
@@ -132,18 +133,19 @@ void describeBlockKernel(Function &K) {
 }
 
 /// The runtime calls a block kernel by name, and OpenCL C calls a block
-/// only directly (it cannot be a function's parameter), so the invoke
-/// functions' addresses the literals store are never read. They are
-/// nulled: an address kept would keep the invoke function alive outside
-/// every kernel, with its enqueues and work-item builtins unlowered.
-void dropInvokeAddresses(Function &BlockKernel) {
-  for (Instruction &I : instructions(BlockKernel))
-    if (auto *Call = dyn_cast<CallInst>(&I))
-      if (Function *Invoke = Call->getCalledFunction(); Invoke && !Invoke->isDeclaration())
-        Invoke->replaceUsesWithIf(ConstantPointerNull::get(Invoke->getType()), [](Use &U) {
-          auto *CB = dyn_cast<CallBase>(U.getUser());
-          return !(CB && CB->isCallee(&U));
-        });
+/// only directly (a block is never a function's parameter, nor chosen at
+/// run time), so the invoke functions' addresses the block literals store
+/// are never read. They are nulled: an address kept (in a program-scope
+/// block's literal, or an enqueued block's) would keep the invoke function
+/// alive outside every kernel, with its work-item built-ins unlowered.
+void dropInvokeAddresses(Module &M) {
+  for (Function &Invoke : M)
+    if (!Invoke.isDeclaration() && Invoke.getCallingConv() != CallingConv::SPIR_KERNEL &&
+        Invoke.getName().contains("_block_invoke"))
+      Invoke.replaceUsesWithIf(ConstantPointerNull::get(Invoke.getType()), [](Use &U) {
+        auto *CB = dyn_cast<CallBase>(U.getUser());
+        return !(CB && CB->isCallee(&U));
+      });
 }
 
 /// A kernel that calls a block's invoke function Invoke with its own
@@ -284,10 +286,8 @@ bool DeviceEnqueuePass::nameBlockKernels(Module &M, std::string &Log) {
       }
       if (Target->getCallingConv() != CallingConv::SPIR_KERNEL)
         Target = kernelFor(*Target);
-      if (!Target->hasFnAttribute(BlockKernelAttr)) {
+      if (!Target->hasFnAttribute(BlockKernelAttr))
         describeBlockKernel(*Target);
-        dropInvokeAddresses(*Target);
-      }
       Constant *&Name = Names[Target->getName()];
       if (!Name) {
         Constant *Text = ConstantDataArray::getString(M.getContext(), Target->getName());
@@ -299,6 +299,7 @@ bool DeviceEnqueuePass::nameBlockKernels(Module &M, std::string &Log) {
                           ConstantExpr::getPointerBitCastOrAddrSpaceCast(Name, Operand->getType()));
     }
   }
+  dropInvokeAddresses(M);
   return true;
 }
 

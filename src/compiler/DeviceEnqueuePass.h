@@ -23,9 +23,10 @@ public:
 
   /// Replaces the kernel operand of every `__enqueue_kernel_*` and
   /// `__get_kernel_*_impl` call with the address of a string holding the
-  /// block kernel's name, and gives each block kernel the kernel metadata
-  /// of its parameters. False, with the reason in Log, for an operand that
-  /// is not a kernel of the module.
+  /// block kernel's name, gives each block kernel the kernel metadata of
+  /// its parameters, and nulls the invoke functions' addresses in block
+  /// literals (never read: blocks are called directly). False, with the
+  /// reason in Log, for an operand that is not a kernel of the module.
   static bool nameBlockKernels(llvm::Module &M, std::string &Log);
 
   /// Whether the pass lowers calls of the function of this (mangled) name.

@@ -418,6 +418,29 @@ __kernel void parent(__global int *out) {
   EXPECT_EQ(Got[7], 1);
 }
 
+// A block declared at program scope, called by a kernel and by a child
+// (its literal is a constant of the program, not of a kernel's stack).
+TEST_F(DeviceEnqueue, ProgramScopeBlocksAreCalledAndEnqueued) {
+  cl_kernel K = make(R"(
+int __constant scale = 7;
+int (^__constant scaled)(int) = ^int(int v) { return scale * v * (1 + (int)get_global_id(0)); };
+__kernel void parent(__global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = scaled(3);
+  if (i == 0)
+    enqueue_kernel(get_default_queue(), 0, ndrange_1D(1), ^{ out[8] = scaled(2); });
+})",
+                     "parent");
+  ASSERT_NE(K, nullptr);
+  cl_mem Out = zeros(9);
+  setArg(K, 0, Out);
+  run(K, 8, 4);
+  auto Got = read<cl_int>(Out, 9);
+  for (int I = 0; I < 8; ++I)
+    EXPECT_EQ(Got[I], 21 * (1 + I));
+  EXPECT_EQ(Got[8], 14);
+}
+
 // Recursion 12 levels deep, each level's two work-items enqueueing the
 // next when their kernel has ended (4,095 child kernels); every descendant
 // runs before the parent's event is Complete (the read after it sees every
