@@ -291,6 +291,41 @@ TEST_F(Spirv, PipesMovePacketsThroughAnIlProgram) {
   EXPECT_EQ(Out, In) << "every packet once (In is sorted)";
 }
 
+// Device-side enqueue through SPIR-V (OpEnqueueKernel with events and a
+// __local argument, OpEnqueueMarker, OpCreateUserEvent, OpSetUserEventStatus,
+// OpGetKernelWorkGroupSize): the translator gives the same calls Clang
+// does, with the block kernels as the module's kernels.
+TEST_F(Spirv, KernelsEnqueueKernelsThroughAnIlProgram) {
+  cl_int Err;
+  cl_queue_properties Props[] = {CL_QUEUE_PROPERTIES,
+                                 CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
+                                     CL_QUEUE_ON_DEVICE_DEFAULT,
+                                 0};
+  cl_command_queue DeviceQueue = clCreateCommandQueueWithProperties(Context, Device, Props, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  cl_program P = fromIL(readSpirv("enqueue.spv"));
+  ASSERT_NE(P, nullptr);
+  ASSERT_EQ(clBuildProgram(P, 1, &Device, "", nullptr, nullptr), CL_SUCCESS) << buildLog(P);
+  cl_kernel K = clCreateKernel(P, "parent", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedKernels.push_back(K);
+  const size_t N = 8;
+  std::vector<int> Zero(40, 0);
+  cl_mem Out = buffer(Zero.size() * sizeof(int), CL_MEM_COPY_HOST_PTR, Zero.data());
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  auto Got = read<int>(Out, Zero.size());
+  for (size_t I = 0; I < N; ++I) {
+    EXPECT_EQ(Got[I], 4 * 10 + 6) << I;
+    EXPECT_EQ(Got[8 + I], 2) << I;
+    EXPECT_EQ(Got[16 + I], 0) << I;
+    EXPECT_EQ(Got[32 + I], 1) << I;
+  }
+  EXPECT_EQ(Got[24], int(N));
+  EXPECT_EQ(clReleaseCommandQueue(DeviceQueue), CL_SUCCESS);
+}
+
 // The image built-ins through SPIR-V (OpSampledImage with OpImageSampleExplicitLod,
 // OpConstantSampler, OpImageRead, OpImageWrite, OpImageQuerySize): the
 // translator calls them by the OpenCL C names the builtin library defines.
