@@ -2,7 +2,8 @@
 // lives in the file of its family: runtime overheads and transfers
 // (FiguresRuntime.cpp), kernels (FiguresKernels.cpp), the compiler
 // (FigureBuild.cpp), shared virtual memory (FiguresSvm.cpp), pipes
-// (FiguresPipe.cpp), images (FiguresImage.cpp).
+// (FiguresPipe.cpp), images (FiguresImage.cpp), device-side enqueue
+// (FiguresEnqueue.cpp).
 #ifndef WEFT_BENCH_FIGURES_H
 #define WEFT_BENCH_FIGURES_H
 
@@ -29,6 +30,7 @@ std::unique_ptr<Figure> makeBuild();            // 13. cold and cached clBuildPr
 std::unique_ptr<Figure> makeSvm();              // 14. SVM pointer chase and ping-pong
 std::unique_ptr<Figure> makePipe();             // 15. packets through a pipe
 std::unique_ptr<Figure> makeImage();            // 16. blur and resize on images
+std::unique_ptr<Figure> makeEnqueue();          // 17. child kernels from kernels
 
 /// Every figure, in report order.
 std::vector<std::unique_ptr<Figure>> makeAllFigures();

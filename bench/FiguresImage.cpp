@@ -171,20 +171,6 @@ void perPixel(TimedPart &P, size_t Side) {
   P.MaxLaunches = 200;
 }
 
-/// Makes a part with Make. If setting it up throws (say the image kernels
-/// do not build yet), the part fails with that reason when KernelRun first
-/// runs it, and the figure's other metrics still report.
-template <typename F> TimedPart partOrFailure(F &&Make) {
-  try {
-    return Make();
-  } catch (const Failure &E) {
-    TimedPart P;
-    P.Launch = [Why = std::string(E.what())] { throw Failure(Why); };
-    P.Verify = [](unsigned, unsigned) {};
-    return P;
-  }
-}
-
 TimedPart unsupported() {
   TimedPart P;
   P.Unsupported = true;

@@ -261,6 +261,20 @@ struct TimedPart {
   bool Unsupported = false;
 };
 
+/// Makes a part with Make. If setting it up throws (say its kernels do not
+/// build), the part fails with that reason when KernelRun first runs it,
+/// and the figure's other metrics still report.
+template <typename F> TimedPart partOrFailure(F &&Make) {
+  try {
+    return Make();
+  } catch (const Failure &E) {
+    TimedPart P;
+    P.Launch = [Why = std::string(E.what())] { throw Failure(Why); };
+    P.Verify = [](unsigned, unsigned) {};
+    return P;
+  }
+}
+
 /// A FigureRun made of TimedParts, one per metric, run in order. A part that
 /// fails (say float4 gives wrong results) is FAILED from then on; the other
 /// parts still report.

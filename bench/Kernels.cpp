@@ -147,6 +147,27 @@ __kernel void pipeReceive(__read_only pipe uint In, __global uint *Out) {
 }
 )CLC";
 
+const char *const Enqueue = R"CLC(
+// Each work-item enqueues one child of one work-item; the child counts.
+__kernel void enqueueParent(volatile __global uint *Count, volatile __global uint *Failed) {
+  if (enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),
+                     ^{ atomic_inc(Count); }) != CLK_SUCCESS)
+    atomic_inc(Failed);
+}
+// A tree: each node's work-item counts itself and, above the last level,
+// enqueues Fanout children that start when its kernel has ended.
+void node(queue_t Q, volatile __global uint *Count, volatile __global uint *Failed, int Level) {
+  atomic_inc(Count);
+  if (Level > 0 &&
+      enqueue_kernel(Q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(8),
+                     ^{ node(Q, Count, Failed, Level - 1); }) != CLK_SUCCESS)
+    atomic_inc(Failed);
+}
+__kernel void enqueueTree(volatile __global uint *Count, volatile __global uint *Failed, int Levels) {
+  node(get_default_queue(), Count, Failed, Levels);
+}
+)CLC";
+
 const char *const Image = R"CLC(
 // The 5x5 binomial blur, (1 4 6 4 1) / 16 each way, computed separably: the
 // five pixels of each of the five rows weighted across, then the five row

@@ -39,6 +39,9 @@ extern const char *const Svm;
 /// `pipeSend` and `pipeReceive`: one packet per work-item into and out of
 /// a pipe; build with -cl-std=CL2.0 or CL3.0 on a device with pipes.
 extern const char *const Pipe;
+/// Figure 17: a parent whose work-items each enqueue a child kernel
+/// (enqueueParent), and a tree of children four levels deep (enqueueTree).
+extern const char *const Enqueue;
 
 /// `blurBuffer`: a 5x5 binomial blur of RGBA bytes in a buffer into float4s;
 /// built with -DIMAGES=1 also `blurImage`, the same computation from a

@@ -43,6 +43,7 @@ std::vector<std::unique_ptr<Figure>> makeAllFigures() {
   All.push_back(makeSvm());
   All.push_back(makePipe());
   All.push_back(makeImage());
+  All.push_back(makeEnqueue());
   return All;
 }
 
