@@ -226,9 +226,14 @@ static INL float4 linearToSrgb(float4 C) {
 // Channels in memory
 // ---------------------------------------------------------------------------
 
+// P is inside the image (a read clamps it, a write tests it), so its
+// coordinates widen as unsigned: a zero-extended work-item coordinate is
+// one ScalarEvolution follows across the work-item loop, where a
+// sign-extended one (InstCombine makes it a shift pair) it cannot, and the
+// vectorizer then finds no bounds for the stores.
 static INL __global uchar *pixelAt(Img I, int4 P) {
-  return I->Data + (size_t)P.x * I->ElementSize + (size_t)P.y * I->RowPitch +
-         (size_t)P.z * I->SlicePitch;
+  return I->Data + (size_t)(uint)P.x * I->ElementSize + (size_t)(uint)P.y * I->RowPitch +
+         (size_t)(uint)P.z * I->SlicePitch;
 }
 
 // Loads of the channels of a pixel, through a __global pointer, or through
@@ -294,19 +299,32 @@ static INL uint4 extendChannels(uint4 Raw, Format F) {
   return F.Signed ? as_uint4(as_int4(Raw << Shift) >> (int)Shift) : Raw;
 }
 
+// N / D correctly rounded, from the reciprocal of D: a multiplication and
+// two fused multiply-adds, several times the speed of a division. The
+// first product is within an ulp of N / D, its remainder exact (a fused
+// multiply-add), and one correction by the correctly rounded reciprocal
+// then gives the correctly rounded quotient (Markstein's theorem), for the
+// integers up to 2^32 and divisors up to 2^16 a channel holds.
+static INL float4 quotient(float4 N, float4 D) {
+  const float4 R = 1.0f / D;
+  const float4 Q = N * R;
+  return fma(fma(-Q, D, N), R, Q);
+}
+
 // For read_imagef. An integer type (undefined there) reads as its value.
 static INL float4 channelsToFloat(uint4 Raw, Format F) {
   const uint4 Ext = extendChannels(Raw, F);
   const float4 Int = F.Signed ? __builtin_convertvector(as_int4(Ext), float4)
                               : __builtin_convertvector(Ext, float4);
   // Normalized: max(-1, c / (2^(bits - signed) - 1)), the -1 for the most
-  // negative signed value; a division, as the specification writes it, so
-  // that 255 is exactly 1.0f.
-  const float4 Norm = VMAX(Int / (float)channelMax(F), (float4)-1.0f);
+  // negative signed value; the quotient correctly rounded, as the
+  // specification's division is, so that 255 is exactly 1.0f.
+  const float4 Quotient = quotient(Int, (float4)(float)channelMax(F));
+  const float4 Norm = F.Signed ? VMAX(Quotient, (float4)-1.0f) : Quotient;
   const uint4 Maxima = packedMaxima(F.Kind);
   const uint4 Fields = ((uint4)Raw.x >> packedShifts(F.Kind)) & Maxima;
-  const float4 Packed = __builtin_convertvector(Fields, float4) /
-                        __builtin_convertvector(VMAX(Maxima, (uint4)1), float4);
+  const float4 Packed = quotient(__builtin_convertvector(Fields, float4),
+                                 __builtin_convertvector(VMAX(Maxima, (uint4)1), float4));
   float4 V = F.Kind == KindNorm ? Norm : Int;
   V = F.Kind == KindHalf ? halfToFloat(Raw) : V;
   V = F.Kind == KindFloat ? as_float4(Raw) : V;
@@ -371,9 +389,13 @@ static INL uint4 borderColour(uint Order, uint One) {
 // Texels
 // ---------------------------------------------------------------------------
 
-// The image's extent in (x, y, z): z counts layers for an array.
-static INL int4 extent(Img I, bool Array) {
-  return (int4)(I->Width, I->Height, Array ? I->ArraySize : I->Depth, 1);
+// The image's extent in (x, y, z): z counts layers for an array. The axes
+// an image of Dims dimensions lacks are 1 as constants (the descriptor says
+// so too), so that their coordinate, 0, folds out of every clamp and
+// address.
+static INL int4 extent(Img I, int Dims, bool Array) {
+  return (int4)(I->Width, Dims >= 2 ? I->Height : 1,
+                Array ? I->ArraySize : Dims == 3 ? I->Depth : 1, 1);
 }
 
 static INL bool outside(int4 P, int4 Size) {
@@ -383,30 +405,50 @@ static INL bool outside(int4 P, int4 Size) {
 
 static INL int4 clampInt(int4 P, int4 Lo, int4 Hi) { return VMIN(VMAX(P, Lo), Hi); }
 
+// The same lane by lane, in scalars, for integer coordinates: the taps of a
+// filter along a row share their y, whose clamp (and the row's address) the
+// compiler then computes once; in a vector, each tap's y lane is its own.
+static INL int4 clampLanes(int4 P, int4 Lo, int4 Hi) {
+  return (int4)(min(max(P.x, Lo.x), Hi.x), min(max(P.y, Lo.y), Hi.y), min(max(P.z, Lo.z), Hi.z),
+                min(max(P.w, Lo.w), Hi.w));
+}
+
 // The texel at P for read_imagef, or the border colour if P is outside the
 // image (which is then not read: the load is from P clamped into it).
-static INL float4 texelF(Img I, int4 Size, int4 P, bool ReadOnly) {
+// Inside: the addressing has clamped P into the image already (a constant
+// of the sampler), so neither the clamp nor the test is needed.
+static INL float4 texelF(Img I, int4 Size, int4 P, bool ReadOnly, bool Inside) {
   const Format F = format(I);
-  const uint4 Raw = loadPixel(I, clampInt(P, (int4)0, Size - 1), F, ReadOnly);
+  const uint4 Raw = loadPixel(I, Inside ? P : clampInt(P, (int4)0, Size - 1), F, ReadOnly);
   const uint One = as_uint(1.0f);
   float4 V = as_float4(toRgba(as_uint4(channelsToFloat(Raw, F)), F.Order, One));
   // Before any filtering (8.3.5).
   V = (F.Order & ORDER_SRGB) ? srgbToLinear(V) : V;
-  return outside(P, Size) ? as_float4(borderColour(F.Order, One)) : V;
+  return !Inside && outside(P, Size) ? as_float4(borderColour(F.Order, One)) : V;
 }
 
 // The same for read_image{i,ui}; a normalized or floating type (undefined
 // there) reads as its raw channels.
-static INL int4 texelI(Img I, int4 Size, int4 P, bool ReadOnly) {
+static INL int4 texelI(Img I, int4 Size, int4 P, bool ReadOnly, bool Inside) {
   const Format F = format(I);
-  const uint4 Raw = loadPixel(I, clampInt(P, (int4)0, Size - 1), F, ReadOnly);
+  const uint4 Raw = loadPixel(I, Inside ? P : clampInt(P, (int4)0, Size - 1), F, ReadOnly);
   const uint4 V = toRgba(extendChannels(Raw, F), F.Order, 1);
-  return as_int4(outside(P, Size) ? borderColour(F.Order, 1) : V);
+  return as_int4(!Inside && outside(P, Size) ? borderColour(F.Order, 1) : V);
 }
 
 // ---------------------------------------------------------------------------
 // Addressing and filtering (8.2)
 // ---------------------------------------------------------------------------
+
+// Whether locate() leaves every texel inside the image, whatever the
+// coordinates: the addressing modes that clamp (a repeat wraps once, which
+// an infinite coordinate overshoots); the axes it does not address are 0
+// or the clamped layer.
+static INL bool clampsInside(uint S) {
+  const uint Mode = S & WEFT_SAMPLER_ADDRESS_MASK;
+  return Mode == WEFT_SAMPLER_ADDRESS_CLAMP_TO_EDGE ||
+         Mode == WEFT_SAMPLER_ADDRESS_MIRRORED_REPEAT;
+}
 
 // Whole floats (floors, rints of coordinates) as texel indices. Clamped
 // first: converting a NaN or infinite coordinate (undefined for the reads)
@@ -458,13 +500,14 @@ static INL void locate(float4 C, int4 Size, uint S, int Dims, bool Array, bool L
 }
 
 static INL float4 readF(Img I, uint S, float4 C, int Dims, bool Array) {
-  const int4 Size = extent(I, Array);
+  const int4 Size = extent(I, Dims, Array);
   const bool Linear = (S & WEFT_SAMPLER_FILTER_LINEAR) != 0;
   int4 Lo, Hi;
   float4 Frac;
   locate(C, Size, S, Dims, Array, Linear, &Lo, &Hi, &Frac);
+  const bool Inside = clampsInside(S);
   if (!Linear)
-    return texelF(I, Size, Lo, true);
+    return texelF(I, Size, Lo, true, Inside);
   // The sum of 8.2 term by term in its order: corner K takes Hi on the axes
   // of its set bits, with weight a (b, c) there and 1 - a elsewhere. Fully
   // unrolled: a loop left in a work-item's code would keep the work-item
@@ -474,18 +517,18 @@ static INL float4 readF(Img I, uint S, float4 C, int Dims, bool Array) {
   for (int K = 0; K < (1 << Dims); ++K) {
     const int4 Corner = ((int4)(K, K >> 1, K >> 2, 0) & 1) != 0;
     const float4 W = Corner ? Frac : 1.0f - Frac;
-    Sum += W.x * W.y * W.z * texelF(I, Size, Corner ? Hi : Lo, true);
+    Sum += W.x * W.y * W.z * texelF(I, Size, Corner ? Hi : Lo, true, Inside);
   }
   return Sum;
 }
 
 // read_image{i,ui} with float coordinates: always the nearest texel.
 static INL int4 readI(Img I, uint S, float4 C, int Dims, bool Array) {
-  const int4 Size = extent(I, Array);
+  const int4 Size = extent(I, Dims, Array);
   int4 Lo, Hi;
   float4 Frac;
   locate(C, Size, S, Dims, Array, false, &Lo, &Hi, &Frac);
-  return texelI(I, Size, Lo, true);
+  return texelI(I, Size, Lo, true, clampsInside(S));
 }
 
 // Integer coordinates with a sampler: defined for unnormalized, nearest
@@ -494,20 +537,30 @@ static INL int4 readI(Img I, uint S, float4 C, int Dims, bool Array) {
 // Array false) the coordinates are used as they are.
 static INL int4 locateAt(int4 P, int4 Size, uint S, bool Array) {
   int4 Q = (S & WEFT_SAMPLER_ADDRESS_MASK) == WEFT_SAMPLER_ADDRESS_CLAMP_TO_EDGE
-               ? clampInt(P, (int4)0, Size - 1)
+               ? clampLanes(P, (int4)0, Size - 1)
                : P;
-  Q.z = Array ? clampInt(P, (int4)0, Size - 1).z : Q.z;
+  Q.z = Array ? clampLanes(P, (int4)0, Size - 1).z : Q.z;
   return Q;
 }
 
-static INL float4 readAtF(Img I, uint S, int4 P, bool Array, bool Sampled, bool ReadOnly) {
-  const int4 Size = extent(I, Array);
-  return texelF(I, Size, locateAt(P, Size, S, Array && Sampled), ReadOnly);
+// The same for locateAt(): CLAMP_TO_EDGE clamps every axis (a 2D image's z
+// is 0, inside its depth of 1).
+static INL bool clampsAtInside(uint S) {
+  return (S & WEFT_SAMPLER_ADDRESS_MASK) == WEFT_SAMPLER_ADDRESS_CLAMP_TO_EDGE;
 }
 
-static INL int4 readAtI(Img I, uint S, int4 P, bool Array, bool Sampled, bool ReadOnly) {
-  const int4 Size = extent(I, Array);
-  return texelI(I, Size, locateAt(P, Size, S, Array && Sampled), ReadOnly);
+static INL float4 readAtF(Img I, uint S, int4 P, int Dims, bool Array, bool Sampled,
+                          bool ReadOnly) {
+  const int4 Size = extent(I, Dims, Array);
+  return texelF(I, Size, locateAt(P, Size, S, Array && Sampled), ReadOnly,
+                Sampled && clampsAtInside(S));
+}
+
+static INL int4 readAtI(Img I, uint S, int4 P, int Dims, bool Array, bool Sampled,
+                        bool ReadOnly) {
+  const int4 Size = extent(I, Dims, Array);
+  return texelI(I, Size, locateAt(P, Size, S, Array && Sampled), ReadOnly,
+                Sampled && clampsAtInside(S));
 }
 
 // ---------------------------------------------------------------------------
@@ -518,12 +571,15 @@ static INL int4 readAtI(Img I, uint S, int4 P, bool Array, bool Sampled, bool Re
 // themselves, consecutive across work-items.
 // ---------------------------------------------------------------------------
 
+// One unsigned comparison a coordinate (a negative one is a huge one):
+// signed tests against 0 of two coordinates InstCombine merges into one
+// test of their `or`, which the versioning cannot follow.
 static INL bool inside(int4 P, int4 Size) {
-  return (P.x >= 0) & (P.x < Size.x) & (P.y >= 0) & (P.y < Size.y) & (P.z >= 0) & (P.z < Size.z);
+  return ((uint)P.x < (uint)Size.x) & ((uint)P.y < (uint)Size.y) & ((uint)P.z < (uint)Size.z);
 }
 
-static INL void writeF(Img I, int4 P, float4 Colour, bool Array) {
-  if (inside(P, extent(I, Array))) {
+static INL void writeF(Img I, int4 P, float4 Colour, int Dims, bool Array) {
+  if (inside(P, extent(I, Dims, Array))) {
     const Format F = format(I);
     const float4 C = (F.Order & ORDER_SRGB) ? linearToSrgb(Colour) : Colour;
     const float4 M = as_float4(fromRgba(as_uint4(C), F.Order));
@@ -531,8 +587,8 @@ static INL void writeF(Img I, int4 P, float4 Colour, bool Array) {
   }
 }
 
-static INL void writeL(Img I, int4 P, long4 Colour, bool Array) {
-  if (inside(P, extent(I, Array))) {
+static INL void writeL(Img I, int4 P, long4 Colour, int Dims, bool Array) {
+  if (inside(P, extent(I, Dims, Array))) {
     const Format F = format(I);
     storeChannels(pixelAt(I, P), fromRgba(longToChannels(Colour, F), F.Order), F);
   }
@@ -572,19 +628,19 @@ static INL void writeL(Img I, int4 P, long4 Colour, bool Array) {
     return readF(IMG(I), SMP(S), Pos(float, C), Dims, Array);                                      \
   }                                                                                                \
   OVL float4 read_imagef(read_only Image I, sampler_t S, IC C) {                                   \
-    return readAtF(IMG(I), SMP(S), Pos(int, C), Array, true, true);                                      \
+    return readAtF(IMG(I), SMP(S), Pos(int, C), Dims, Array, true, true);                                      \
   }                                                                                                \
   OVL int4 read_imagei(read_only Image I, sampler_t S, FC C) {                                     \
     return readI(IMG(I), SMP(S), Pos(float, C), Dims, Array);                                      \
   }                                                                                                \
   OVL int4 read_imagei(read_only Image I, sampler_t S, IC C) {                                     \
-    return readAtI(IMG(I), SMP(S), Pos(int, C), Array, true, true);                                      \
+    return readAtI(IMG(I), SMP(S), Pos(int, C), Dims, Array, true, true);                                      \
   }                                                                                                \
   OVL uint4 read_imageui(read_only Image I, sampler_t S, FC C) {                                   \
     return as_uint4(readI(IMG(I), SMP(S), Pos(float, C), Dims, Array));                            \
   }                                                                                                \
   OVL uint4 read_imageui(read_only Image I, sampler_t S, IC C) {                                   \
-    return as_uint4(readAtI(IMG(I), SMP(S), Pos(int, C), Array, true, true));                            \
+    return as_uint4(readAtI(IMG(I), SMP(S), Pos(int, C), Dims, Array, true, true));                            \
   }
 SAMPLED_IMAGES(READ_SAMPLED, 0)
 
@@ -595,25 +651,25 @@ SAMPLED_IMAGES(READ_SAMPLED, 0)
 #define READ_ONLY_read_write false
 #define READ_PLAIN(Access, Image, Dims, Array, Pos, IC, FC)                                        \
   OVL float4 read_imagef(Access Image I, IC C) {                                                   \
-    return readAtF(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false, READ_ONLY_##Access);                  \
+    return readAtF(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Dims, Array, false, READ_ONLY_##Access);                  \
   }                                                                                                \
   OVL int4 read_imagei(Access Image I, IC C) {                                                     \
-    return readAtI(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false, READ_ONLY_##Access);                  \
+    return readAtI(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Dims, Array, false, READ_ONLY_##Access);                  \
   }                                                                                                \
   OVL uint4 read_imageui(Access Image I, IC C) {                                                   \
-    return as_uint4(readAtI(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false, READ_ONLY_##Access));        \
+    return as_uint4(readAtI(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Dims, Array, false, READ_ONLY_##Access));        \
   }
 COLOUR_IMAGES(READ_PLAIN, read_only)
 COLOUR_IMAGES(READ_PLAIN, read_write)
 
 // write_image{f,i,ui}.
 #define WRITE(Access, Image, Dims, Array, Pos, IC, FC)                                             \
-  OVL void write_imagef(Access Image I, IC C, float4 V) { writeF(IMG(I), Pos(int, C), V, Array); } \
+  OVL void write_imagef(Access Image I, IC C, float4 V) { writeF(IMG(I), Pos(int, C), V, Dims, Array); } \
   OVL void write_imagei(Access Image I, IC C, int4 V) {                                            \
-    writeL(IMG(I), Pos(int, C), __builtin_convertvector(V, long4), Array);                         \
+    writeL(IMG(I), Pos(int, C), __builtin_convertvector(V, long4), Dims, Array);                         \
   }                                                                                                \
   OVL void write_imageui(Access Image I, IC C, uint4 V) {                                          \
-    writeL(IMG(I), Pos(int, C), __builtin_convertvector(V, long4), Array);                         \
+    writeL(IMG(I), Pos(int, C), __builtin_convertvector(V, long4), Dims, Array);                         \
   }
 COLOUR_IMAGES(WRITE, write_only)
 COLOUR_IMAGES(WRITE, read_write)
@@ -624,15 +680,15 @@ COLOUR_IMAGES(WRITE, read_write)
     return readF(IMG(I), SMP(S), Pos(float, C), Dims, Array).x;                                    \
   }                                                                                                \
   OVL float read_imagef(read_only Image I, sampler_t S, IC C) {                                    \
-    return readAtF(IMG(I), SMP(S), Pos(int, C), Array, true, true).x;                                    \
+    return readAtF(IMG(I), SMP(S), Pos(int, C), Dims, Array, true, true).x;                                    \
   }
 #define READ_DEPTH_PLAIN(Access, Image, Dims, Array, Pos, IC, FC)                                  \
   OVL float read_imagef(Access Image I, IC C) {                                                    \
-    return readAtF(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Array, false, READ_ONLY_##Access).x;                \
+    return readAtF(IMG(I), WEFT_SAMPLER_ADDRESS_NONE, Pos(int, C), Dims, Array, false, READ_ONLY_##Access).x;                \
   }
 #define WRITE_DEPTH(Access, Image, Dims, Array, Pos, IC, FC)                                       \
   OVL void write_imagef(Access Image I, IC C, float V) {                                           \
-    writeF(IMG(I), Pos(int, C), (float4)(V, 0.0f, 0.0f, 0.0f), Array);                             \
+    writeF(IMG(I), Pos(int, C), (float4)(V, 0.0f, 0.0f, 0.0f), Dims, Array);                             \
   }
 DEPTH_IMAGES(READ_DEPTH_SAMPLED, 0)
 DEPTH_IMAGES(READ_DEPTH_PLAIN, read_only)
