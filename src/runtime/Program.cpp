@@ -78,7 +78,8 @@ Result<Ref<Program>> Program::fromBinary(Context &C, const unsigned char *Data, 
     return makeError(CL_INVALID_BINARY, "Weft program binary of an unknown type or without code");
   auto Prog = Ref<Program>::adopt(new Program(C, std::move(Src)));
   Prog->From = ProgramOrigin::Binary;
-  Prog->Options = std::move(Opts);
+  Prog->Options = Opts;
+  Prog->SourceOptions = std::move(Opts);
   Prog->BinaryType = Type;
   Prog->Bitcode.assign(Code.begin(), Code.end());
   return Prog;
@@ -121,7 +122,7 @@ std::vector<unsigned char> Program::serializeBinary() const {
   putWord(Out, BinaryFormatVersion);
   putWord(Out, uint32_t(BinaryType));
   putField(Out, Source);
-  putField(Out, Options);
+  putField(Out, SourceOptions);
   putBytes(Out, Bitcode.data(), Bitcode.size());
   return Out;
 }
@@ -180,10 +181,18 @@ Status Program::build(const std::string &Opts) {
     return buildFromBitcode();
   if (From == ProgramOrigin::IL)
     return buildFromIL(Opts);
-  if (Status S = checkOpenCLCVersion(Opts, CL_BUILD_PROGRAM_FAILURE); !S)
+  // An executable's binary carries its source and the options it was
+  // compiled with: the build options were meant for the front end, which
+  // that code has already been through (as for buildFromBitcode).
+  std::string Compile;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Compile = From == ProgramOrigin::Binary ? SourceOptions : Opts;
+  }
+  if (Status S = checkOpenCLCVersion(Compile, CL_BUILD_PROGRAM_FAILURE); !S)
     return fail(S.error().Code, "clBuildProgram failed", S.error().Why);
   auto Unchanged = [](const FileDigests &In) { return ProgramCompiler::get().inputsUnchanged(In); };
-  if (auto Hit = BuildCache::get().find(Source, Opts, Unchanged)) {
+  if (auto Hit = BuildCache::get().find(Source, Compile, Unchanged)) {
     std::lock_guard<std::mutex> Lock(Mutex);
     BuildStatus = CL_BUILD_SUCCESS;
     BinaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -192,19 +201,21 @@ Status Program::build(const std::string &Opts) {
     Kernels = Hit->Kernels;
     GlobalVariableSize = 0;
     Bitcode.clear();
+    SourceOptions = Compile;
     return {};
   }
-  auto Out = ProgramCompiler::get().buildSource(Source, Opts);
+  auto Out = ProgramCompiler::get().buildSource(Source, Compile);
   if (auto *Fail = std::get_if<BuildFailure>(&Out))
     return fail(Fail->Code, "clBuildProgram failed", std::move(Fail->Log));
   std::lock_guard<std::mutex> Lock(Mutex);
   // Bitcode: a compiled object this program may have held goes.
   FileDigests Inputs = std::move(std::get<BuildOutput>(Out).Inputs);
   succeed(std::get<BuildOutput>(Out), {});
+  SourceOptions = Compile;
   // An executable is shareable unless it holds program-scope variables,
   // which belong to this program alone.
   if (GlobalVariableSize == 0)
-    BuildCache::get().insert(Source, Opts,
+    BuildCache::get().insert(Source, Compile,
                              std::make_shared<BuildCache::Entry>(
                                  BuildCache::Entry{Exe, Kernels, Log, std::move(Inputs)}));
   return {};
@@ -276,6 +287,7 @@ Status Program::compile(const std::string &Opts, const std::vector<EmbeddedHeade
   BinaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
   Log = std::move(Ok.Log);
   Bitcode = std::move(Ok.Bitcode);
+  SourceOptions = Opts;
   Exe.reset();
   Kernels.clear();
   GlobalVariableSize = 0;

@@ -120,7 +120,11 @@ private:
   /// linked from (so that its binary can be linked again).
   std::vector<unsigned char> Bitcode;
   std::string Log;
-  std::string Options;
+  std::string Options; ///< of the last build, compile or link (CL_PROGRAM_BUILD_OPTIONS)
+  /// The options the source was compiled with (what the program's binary
+  /// carries): a program made from an executable's binary compiles its
+  /// source with them again, whatever clBuildProgram is given.
+  std::string SourceOptions;
   std::shared_ptr<Executable> Exe;
   std::vector<KernelDesc> Kernels;
   size_t GlobalVariableSize = 0;

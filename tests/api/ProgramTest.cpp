@@ -510,6 +510,45 @@ TEST_F(Programs, BinaryRoundTrip) {
   EXPECT_EQ(clReleaseProgram(Q), CL_SUCCESS);
 }
 
+// The binary of an executable carries the options its source needs (a
+// define, -cl-std=CL2.0): built again with none, and its own binary taken
+// again, it is the same program. (Rebuilt with the new options, it failed.)
+TEST_F(Programs, BinaryKeepsTheOptionsItWasCompiledWith) {
+  const char *Source = R"(
+__kernel void fill(__global int *d, int v) {
+  __global int *generic_ok = d; // a generic-space local: OpenCL C 2.0
+  generic_ok[get_global_id(0)] = v + VALUE;
+})";
+  cl_program P = fromSource(Source);
+  ASSERT_EQ(clBuildProgram(P, 1, &Device, "-cl-std=CL2.0 -DVALUE=100", nullptr, nullptr),
+            CL_SUCCESS)
+      << buildLog(P);
+  auto binaryOf = [&](cl_program From) {
+    size_t Size = 0;
+    EXPECT_EQ(clGetProgramInfo(From, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size, nullptr),
+              CL_SUCCESS);
+    std::vector<unsigned char> Binary(Size);
+    unsigned char *Ptrs[1] = {Binary.data()};
+    EXPECT_EQ(clGetProgramInfo(From, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs, nullptr), CL_SUCCESS);
+    return Binary;
+  };
+  auto fromBinary = [&](const std::vector<unsigned char> &Binary) {
+    const unsigned char *Bin = Binary.data();
+    size_t Size = Binary.size();
+    cl_int Err;
+    cl_program Q = clCreateProgramWithBinary(Context, 1, &Device, &Size, &Bin, nullptr, &Err);
+    EXPECT_EQ(Err, CL_SUCCESS);
+    EXPECT_EQ(clBuildProgram(Q, 1, &Device, "", nullptr, nullptr), CL_SUCCESS) << buildLog(Q);
+    return Q;
+  };
+  cl_program Q = fromBinary(binaryOf(P));
+  EXPECT_EQ(runFill(Q, 8, 5), std::vector<int>(8, 105));
+  cl_program R = fromBinary(binaryOf(Q));
+  EXPECT_EQ(runFill(R, 8, 6), std::vector<int>(8, 106));
+  for (cl_program X : {P, Q, R})
+    EXPECT_EQ(clReleaseProgram(X), CL_SUCCESS);
+}
+
 TEST_F(Programs, ForeignAndMalformedBinaries) {
   cl_int Status = 12345, Err;
   // The first bytes of an x86-64 ELF object.
