@@ -5,6 +5,7 @@
 #include "compiler/JitExecutable.h"
 #include "compiler/KernelPipeline.h"
 #include "compiler/WorkItemFunction.h"
+#include "runtime/TsanHandOff.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/StringSet.h>
@@ -195,7 +196,17 @@ ParallelBackend::run(Module &M, const orc::JITTargetMachineBuilder &JTMB, bool O
       R.Log = CrashedBuildMessage;
     }
   };
-  tbb::parallel_for(size_t(0), Parts.size(), compilePart);
+  // Each part starts after the module was written and ends before its
+  // object is read (for TSan, which cannot see TBB's own synchronization;
+  // see TsanHandOff.h).
+  int Sync = 0;
+  tsan::release(&Sync);
+  tbb::parallel_for(size_t(0), Parts.size(), [&](size_t I) {
+    tsan::acquire(&Sync);
+    compilePart(I);
+    tsan::release(&Sync);
+  });
+  tsan::acquire(&Sync);
 
   std::vector<std::vector<unsigned char>> Objects;
   bool Failed = false;

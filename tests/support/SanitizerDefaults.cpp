@@ -11,7 +11,7 @@
 // the glibc function that allocates them.
 //
 // ThreadSanitizer: Debian's libtbb is not instrumented. The work pool marks
-// its own hand-offs to TBB (src/device/cpu/TsanHandOff.h); what remains are
+// its own hand-offs to TBB (src/runtime/TsanHandOff.h); what remains are
 // races inside oneTBB's parallel_for machinery itself (range splitting,
 // stealing, the reduction tree), inlined from its headers. They are
 // suppressed by their top frame only, so a race whose innermost frame is

@@ -3,11 +3,15 @@
 // Debian's libtbb is not built with -fsanitize=thread, so TSan does not see
 // the synchronization inside oneTBB when a task moves from the thread that
 // enqueues it to the worker that runs it, or a range moves between workers.
-// In a TSan build (WEFT_SANITIZE=thread) the work pool states those edges
-// itself: a release before handing work to TBB, an acquire where the work
-// starts, and TBB's own bookkeeping on the enqueuing thread is not recorded.
-// The kernel's and the runtime's own accesses stay fully checked. In every
-// other build these are empty inline functions.
+// In a TSan build (WEFT_SANITIZE=thread) the code that hands work to TBB
+// states those edges itself: a release before handing work to TBB, an
+// acquire where the work starts, and TBB's own bookkeeping on the enqueuing
+// thread is not recorded. Two places do: the CPU device's work pool
+// (src/device/cpu/CpuDevice.cpp) and the compiler's parallel code
+// generation (src/compiler/ParallelBackend.cpp). The kernel's, the
+// runtime's and the compiler's own accesses stay fully checked. In every
+// other build these are empty inline functions. (A header of the runtime
+// layer, which both include; it needs neither TBB nor LLVM.)
 #pragma once
 
 #if defined(__SANITIZE_THREAD__)
@@ -17,7 +21,7 @@ extern "C" void __tsan_ignore_thread_begin();
 extern "C" void __tsan_ignore_thread_end();
 #endif
 
-namespace weft::cpu::tsan {
+namespace weft::tsan {
 
 #if defined(__SANITIZE_THREAD__)
 inline void release(void *Sync) { __tsan_release(Sync); }
@@ -33,4 +37,4 @@ inline void acquire(void *) {}
 struct IgnoreScope {};
 #endif
 
-} // namespace weft::cpu::tsan
+} // namespace weft::tsan
