@@ -6,6 +6,7 @@
 // linked together and with libraries, binaries of objects and of linked
 // executables, and the errors of clCompileProgram and clLinkProgram.
 #include "ApiTest.h"
+#include "../support/Sanitizer.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -375,6 +376,7 @@ TEST_F(Programs, DeeplyNestedProgramsBuildFromAThreadWithASmallStack) {
 // with a log, and the process lives on: the stack overflow's fault is
 // handled on the build thread's alternate signal stack.
 TEST_F(Programs, NestingDeeperThanTheCompilersStackFailsTheBuild) {
+  expectAbandonedMemory();
   std::string Source = "__kernel void deep(__global int *o) { o[0] = ";
   Source += std::string(4000000, '~');
   Source += "o[1]; }\n";
