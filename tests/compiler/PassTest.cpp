@@ -4,6 +4,7 @@
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/DeviceEnqueuePass.h"
 #include "compiler/ImageDescriptorPass.h"
 #include "compiler/KernelPipeline.h"
 #include "compiler/LaneCallPackingPass.h"
@@ -706,6 +707,109 @@ exit:
   raw_string_ostream OS(Text);
   F.getEntryBlock().getNextNode()->front().getNextNode()->print(OS);
   EXPECT_NE(OS.str().find("!invariant.load"), std::string::npos) << OS.str();
+}
+
+// Clang's form of enqueue_kernel: the block kernel's address becomes the
+// address of a string with its name, the block kernel gets kernel metadata
+// and the block-kernel mark, and the invoke function's address stored in
+// the literal is nulled (the call that inlines it stays).
+TEST(PassTest, BlockKernelsAreNamedForTheRuntime) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+%struct.ndrange_t = type { i32, [3 x i64], [3 x i64], [3 x i64] }
+define internal spir_func void @__k_block_invoke(ptr addrspace(4) %lit, ptr addrspace(3) %p) {
+  ret void
+}
+define spir_kernel void @__k_block_invoke_kernel(ptr addrspace(4) %0, ptr addrspace(3) %1) {
+  call spir_func void @__k_block_invoke(ptr addrspace(4) %0, ptr addrspace(3) %1)
+  ret void
+}
+declare spir_func i32 @__enqueue_kernel_varargs(ptr, i32, ptr, ptr addrspace(4), ptr addrspace(4), i32, ptr)
+define spir_kernel void @k(ptr %q, ptr %nd, ptr %sizes) !kernel_arg_addr_space !0 {
+  %lit = alloca { i32, i32, ptr addrspace(4) }
+  %inv = getelementptr { i32, i32, ptr addrspace(4) }, ptr %lit, i32 0, i32 2
+  store ptr addrspace(4) addrspacecast (ptr @__k_block_invoke to ptr addrspace(4)), ptr %inv
+  %g = addrspacecast ptr %lit to ptr addrspace(4)
+  %r = call spir_func i32 @__enqueue_kernel_varargs(ptr %q, i32 0, ptr %nd, ptr addrspace(4) addrspacecast (ptr @__k_block_invoke_kernel to ptr addrspace(4)), ptr addrspace(4) %g, i32 1, ptr %sizes)
+  ret void
+}
+!0 = !{i32 0, i32 0, i32 0}
+)");
+  ASSERT_TRUE(M);
+  std::string Log;
+  ASSERT_TRUE(DeviceEnqueuePass::nameBlockKernels(*M, Log)) << Log;
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  Function &Block = *M->getFunction("__k_block_invoke_kernel");
+  EXPECT_TRUE(Block.hasFnAttribute(DeviceEnqueuePass::BlockKernelAttr));
+  MDNode *AS = Block.getMetadata("kernel_arg_addr_space");
+  ASSERT_NE(AS, nullptr);
+  EXPECT_EQ(mdconst::extract<ConstantInt>(AS->getOperand(0))->getZExtValue(), 4u);
+  EXPECT_EQ(mdconst::extract<ConstantInt>(AS->getOperand(1))->getZExtValue(), 3u);
+  // The IR that comes out: the call names the kernel by a string.
+  Function &K = *M->getFunction("k");
+  std::string Text;
+  raw_string_ostream OS(Text);
+  K.print(OS);
+  EXPECT_NE(OS.str().find("@__weft_block_name"), std::string::npos) << OS.str();
+  EXPECT_EQ(OS.str().find("@__k_block_invoke_kernel"), std::string::npos) << OS.str();
+  EXPECT_EQ(OS.str().find("@__k_block_invoke to"), std::string::npos)
+      << "the literal's invoke address is nulled:\n"
+      << OS.str();
+  auto *Name = M->getNamedGlobal("__weft_block_name");
+  ASSERT_NE(Name, nullptr);
+  EXPECT_EQ(cast<ConstantDataArray>(Name->getInitializer())->getAsCString(),
+            "__k_block_invoke_kernel");
+  EXPECT_EQ(M->getFunction("__k_block_invoke")->getNumUses(), 1u) << "only the call is left";
+}
+
+// In a work-item function, enqueue_kernel and the event built-ins become
+// calls of the services loaded from Ctx->Services, at their offsets, with
+// the operands a form lacks zero; the function gets UsesAttr.
+TEST(PassTest, DeviceEnqueueCallsTheServices) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+@name = private constant [2 x i8] c"b\00"
+declare i32 @__enqueue_kernel_basic(ptr, i32, ptr, ptr addrspace(4), ptr addrspace(4))
+declare ptr @_Z17get_default_queuev()
+declare void @_Z13release_event12ocl_clkevent(ptr)
+declare i32 @__get_kernel_work_group_size_impl(ptr addrspace(4), ptr addrspace(4))
+define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %nd, ptr addrspace(4) %lit, ptr %ev, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame) "weft-kernel"="k" {
+entry:
+  %q = call ptr @_Z17get_default_queuev()
+  %n = addrspacecast ptr @name to ptr addrspace(4)
+  %r = call i32 @__enqueue_kernel_basic(ptr %q, i32 1, ptr %nd, ptr addrspace(4) %n, ptr addrspace(4) %lit)
+  %w = call i32 @__get_kernel_work_group_size_impl(ptr addrspace(4) %n, ptr addrspace(4) %lit)
+  call void @_Z13release_event12ocl_clkevent(ptr %ev)
+  %s = add i32 %r, %w
+  store i32 %s, ptr addrspace(1) %out
+  ret i32 -1
+}
+)");
+  ASSERT_TRUE(M);
+  ModuleAnalysisManager MAM;
+  DeviceEnqueuePass().run(*M, MAM);
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  Function &F = *M->getFunction("__weft_wi_k");
+  EXPECT_TRUE(F.hasFnAttribute(DeviceEnqueuePass::UsesAttr));
+  // Four indirect calls, at the services' offsets, each with Ctx first.
+  std::vector<uint64_t> Offsets;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I)) {
+      ASSERT_TRUE(Call->isIndirectCall()) << Call->getName().str();
+      EXPECT_EQ(Call->getArgOperand(0), wi::extraArg(F, wi::Ctx));
+      auto *Addr = cast<GetElementPtrInst>(cast<LoadInst>(Call->getCalledOperand())->getPointerOperand());
+      Offsets.push_back(cast<ConstantInt>(Addr->getOperand(1))->getZExtValue());
+      if (Offsets.back() == svc::EnqueueKernel) {
+        ASSERT_EQ(Call->arg_size(), 11u);
+        EXPECT_EQ(cast<ConstantInt>(Call->getArgOperand(2))->getZExtValue(), 1u); // flags
+        EXPECT_TRUE(isa<ConstantInt>(Call->getArgOperand(4)));                  // no events
+        EXPECT_TRUE(isa<ConstantPointerNull>(Call->getArgOperand(5)));
+        EXPECT_TRUE(isa<ConstantPointerNull>(Call->getArgOperand(10)));         // no locals
+      }
+    }
+  EXPECT_EQ(Offsets, (std::vector<uint64_t>{svc::DeviceEvent, svc::EnqueueKernel, svc::BlockQuery,
+                                            svc::DeviceEvent}));
 }
 
 // A launch's image formats, known, replace the loads of the channel order,
