@@ -72,7 +72,7 @@ class Stream : public Figure {
 public:
   const char *name() const override { return "stream"; }
   std::vector<Metric> metrics() const override {
-    return {{"stream.copy", "GB/s", true}, {"stream.triad", "GB/s", true}};
+    return {{"stream.copy", "GB/s", true, "stream.copy"}, {"stream.triad", "GB/s", true, "stream.triad"}};
   }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t N = C.Quick ? (4u << 20) : (16u << 20);
@@ -147,7 +147,8 @@ class Sgemm : public Figure {
 public:
   const char *name() const override { return "sgemm"; }
   std::vector<Metric> metrics() const override {
-    return {{"sgemm.naive", "GFLOP/s", true}, {"sgemm.tiled", "GFLOP/s", true}};
+    return {{"sgemm.naive", "GFLOP/s", true, "fma.float"},
+            {"sgemm.tiled", "GFLOP/s", true, "fma.float"}};
   }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t N = C.Quick ? 256 : 512;
@@ -226,7 +227,7 @@ struct ReduceState {
 class Reduction : public Figure {
 public:
   const char *name() const override { return "reduce"; }
-  std::vector<Metric> metrics() const override { return {{"reduce.sum", "GB/s", true}}; }
+  std::vector<Metric> metrics() const override { return {{"reduce.sum", "GB/s", true, "stream.read"}}; }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t N = C.Quick ? (4u << 20) : (16u << 20);
     const size_t Global = N / ReducePerItem, Groups = Global / ReduceGroup;
@@ -398,46 +399,88 @@ private:
 // chain converges towards B / (1 - A) = 500, so the values stay tame.
 constexpr int VectorIters = 128;
 constexpr float VectorA = 0.999f, VectorB = 0.5f;
+constexpr unsigned VectorWidths[] = {1, 2, 4, 8, 16};
 
 struct VectorState {
-  Program P;
-  Kernel Scalar, Vector;
-  Mem In, Out;
-  HostArray<float> Got;
+  Program FloatP, DoubleP;
+  std::vector<Kernel> Float, Double; // one per width
+  Mem FloatIn, FloatOut, DoubleIn, DoubleOut;
+  HostArray<float> FloatGot;
+  HostArray<double> DoubleGot;
 };
 
 class Vectors : public Figure {
 public:
   const char *name() const override { return "vectors"; }
   std::vector<Metric> metrics() const override {
-    return {{"vectors.float", "GFLOP/s", true}, {"vectors.float4", "GFLOP/s", true}};
+    std::vector<Metric> M;
+    for (const char *Real : {"float", "double"})
+      for (unsigned W : VectorWidths)
+        M.push_back({std::string("vectors.") + Real + (W > 1 ? std::to_string(W) : ""), "GFLOP/s",
+                     true, std::string("fma.") + Real});
+    return M;
   }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t N = C.Quick ? (1u << 20) : (4u << 20);
     makeReference(N);
+    cl_device_fp_config DoubleConfig = 0;
+    const bool HasDoubles = clGetDeviceInfo(D.Id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(DoubleConfig),
+                                            &DoubleConfig, nullptr) == CL_SUCCESS &&
+                            DoubleConfig != 0;
     auto S = std::make_shared<VectorState>();
-    S->P = D.build(kernels::Vectors, "-DITERS=" + std::to_string(VectorIters));
-    S->Scalar = D.kernel(S->P, "madFloat");
-    S->Vector = D.kernel(S->P, "madFloat4");
-    S->In = D.buffer(N * sizeof(float), CL_MEM_READ_ONLY);
-    S->Out = D.buffer(N * sizeof(float));
-    S->Got.resize(N);
-    D.write(S->In, HostIn.data(), HostIn.bytes());
-    setArgs(S->Scalar, S->In, S->Out, VectorA, VectorB);
-    setArgs(S->Vector, S->In, S->Out, VectorA, VectorB);
+    const std::string Iters = "-DITERS=" + std::to_string(VectorIters);
+    S->FloatP = D.build(kernels::Vectors, Iters + " -DREAL=float");
+    S->FloatIn = D.buffer(N * sizeof(float), CL_MEM_READ_ONLY);
+    S->FloatOut = D.buffer(N * sizeof(float));
+    S->FloatGot.resize(N);
+    D.write(S->FloatIn, FloatIn.data(), FloatIn.bytes());
+    if (HasDoubles) {
+      S->DoubleP = D.build(kernels::Vectors, Iters + " -DREAL=double -DREAL_IS_DOUBLE=1");
+      S->DoubleIn = D.buffer(N * sizeof(double), CL_MEM_READ_ONLY);
+      S->DoubleOut = D.buffer(N * sizeof(double));
+      S->DoubleGot.resize(N);
+      D.write(S->DoubleIn, DoubleIn.data(), DoubleIn.bytes());
+    }
+    for (unsigned W : VectorWidths) {
+      const std::string Name = "mad" + std::to_string(W);
+      S->Float.push_back(D.kernel(S->FloatP, Name.c_str()));
+      setArgs(S->Float.back(), S->FloatIn, S->FloatOut, VectorA, VectorB);
+      if (HasDoubles) {
+        S->Double.push_back(D.kernel(S->DoubleP, Name.c_str()));
+        setArgs(S->Double.back(), S->DoubleIn, S->DoubleOut, double(VectorA), double(VectorB));
+      }
+    }
 
     auto Run = std::make_unique<KernelRun>(D);
     const Device *Dev = &D;
-    for (Kernel *K : {&S->Scalar, &S->Vector}) {
-      const bool IsVector = K == &S->Vector;
-      const size_t Global = IsVector ? N / 4 : N;
+    const double Flops = 2.0 * VectorIters * static_cast<double>(N);
+    for (size_t I = 0; I < std::size(VectorWidths); ++I) {
+      const size_t Global = N / VectorWidths[I];
+      const Kernel *K = &S->Float[I];
       Run->Parts.push_back(outputPart(
-          D, S, S->Out, S->Got, [Dev, K, Global] { Dev->launch(*K, {Global}, {256}); },
-          [this, S, IsVector] {
-            expectNear(S->Got.data(), Want.data(), Want.size(), 1e-4f,
-                       IsVector ? "madFloat4 output" : "madFloat output");
+          D, S, S->FloatOut, S->FloatGot, [Dev, K, Global] { Dev->launch(*K, {Global}, {256}); },
+          [this, S] {
+            expectNear(S->FloatGot.data(), FloatWant.data(), FloatWant.size(), 1e-4f,
+                       "float multiply-add chains");
           },
-          2.0 * VectorIters * static_cast<double>(N), 1e-9, 200));
+          Flops, 1e-9, 200));
+    }
+    for (size_t I = 0; I < std::size(VectorWidths); ++I) {
+      if (!HasDoubles) {
+        TimedPart P;
+        P.Unsupported = true;
+        Run->Parts.push_back(std::move(P));
+        continue;
+      }
+      const size_t Global = N / VectorWidths[I];
+      const Kernel *K = &S->Double[I];
+      Run->Parts.push_back(outputPart(
+          D, S, S->DoubleOut, S->DoubleGot, [Dev, K, Global] { Dev->launch(*K, {Global}, {256}); },
+          [this, S] {
+            expectRelative(S->DoubleGot.data(), DoubleWant.data(), DoubleWant.size(), 1e-12,
+                           1e-12, "double multiply-add chains");
+          },
+          Flops, 1e-9, 200));
     }
     Run->prepare(C);
     return Run;
@@ -445,24 +488,34 @@ public:
 
 private:
   void makeReference(size_t N) {
-    if (HostIn.size() == N)
+    if (FloatIn.size() == N)
       return;
-    HostIn.resize(N);
-    Want.resize(N);
+    FloatIn.resize(N);
+    FloatWant.resize(N);
+    DoubleIn.resize(N);
+    DoubleWant.resize(N);
     // 1024 distinct inputs: the reference costs 1024 chains, not N.
-    float Chain[1024];
+    float ChainF[1024];
+    double ChainD[1024];
     for (int I = 0; I < 1024; ++I) {
-      float V = static_cast<float>(I) / 1024.0f;
-      for (int K = 0; K < VectorIters; ++K)
-        V = V * VectorA + VectorB;
-      Chain[I] = V;
+      float F = static_cast<float>(I) / 1024.0f;
+      double Dv = F;
+      for (int K = 0; K < VectorIters; ++K) {
+        F = F * VectorA + VectorB;
+        Dv = Dv * double(VectorA) + double(VectorB);
+      }
+      ChainF[I] = F;
+      ChainD[I] = Dv;
     }
     for (size_t I = 0; I < N; ++I) {
-      HostIn[I] = static_cast<float>(I % 1024) / 1024.0f;
-      Want[I] = Chain[I % 1024];
+      FloatIn[I] = static_cast<float>(I % 1024) / 1024.0f;
+      DoubleIn[I] = FloatIn[I];
+      FloatWant[I] = ChainF[I % 1024];
+      DoubleWant[I] = ChainD[I % 1024];
     }
   }
-  HostArray<float> HostIn, Want;
+  HostArray<float> FloatIn, FloatWant;
+  HostArray<double> DoubleIn, DoubleWant;
 };
 
 // 10 and 11. Math builtins per element, in float and in double: the
@@ -622,7 +675,7 @@ struct FilterState {
 class Filter : public Figure {
 public:
   const char *name() const override { return "filter"; }
-  std::vector<Metric> metrics() const override { return {{"filter.fir17", "GFLOP/s", true}}; }
+  std::vector<Metric> metrics() const override { return {{"filter.fir17", "GFLOP/s", true, "fma.float"}}; }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t N = C.Quick ? (1u << 20) : (8u << 20);
     makeReference(N);

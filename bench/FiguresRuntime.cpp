@@ -102,7 +102,7 @@ public:
   std::vector<Metric> metrics() const override {
     return {{"buffers.write", "GB/s", true},
             {"buffers.read", "GB/s", true},
-            {"buffers.copy", "GB/s", true}};
+            {"buffers.copy", "GB/s", true, "stream.copy"}};
   }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t Bytes = (C.Quick ? 16u : 64u) << 20;

@@ -182,6 +182,9 @@ struct Metric {
   std::string Name;
   std::string Unit;
   bool HigherIsBetter;
+  /// The native limit it is read against (NativeLimits.h: "fma.float",
+  /// "stream.copy", ...), in the same unit; empty for none.
+  std::string Limit = {};
 };
 
 /// How big and how long: the command-line options every figure sees.

@@ -252,23 +252,25 @@ __kernel void barrierStencil(__global const uint *In, __global uint *Out, uint S
 )CLC";
 
 const char *const Vectors = R"CLC(
-// ITERS dependent multiply-adds per element: one float per work-item ...
-__kernel void madFloat(__global const float *In, __global float *Out, float A, float B) {
-  size_t I = get_global_id(0);
-  float V = In[I];
-  for (int K = 0; K < ITERS; ++K)
-    V = V * A + B;
-  Out[I] = V;
-}
-
-// ... or four per work-item, a quarter of the work-items.
-__kernel void madFloat4(__global const float4 *In, __global float4 *Out, float A, float B) {
-  size_t I = get_global_id(0);
-  float4 V = In[I];
-  for (int K = 0; K < ITERS; ++K)
-    V = V * A + B;
-  Out[I] = V;
-}
+// ITERS dependent multiply-adds per element, written as GPU code writes
+// them: one REAL, REAL2, ... or REAL16 per work-item (REAL is float or
+// double, set at build time), the work-items sharing the elements.
+#if REAL_IS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#define MAD(T, NAME)                                                          \
+  __kernel void NAME(__global const T *In, __global T *Out, REAL A, REAL B) { \
+    size_t I = get_global_id(0);                                              \
+    T V = In[I];                                                              \
+    for (int K = 0; K < ITERS; ++K)                                           \
+      V = V * A + B;                                                          \
+    Out[I] = V;                                                               \
+  }
+#define CAT(A, B) A##B
+#define MADS(R)                                                               \
+  MAD(R, mad1) MAD(CAT(R, 2), mad2) MAD(CAT(R, 4), mad4) MAD(CAT(R, 8), mad8) \
+  MAD(CAT(R, 16), mad16)
+MADS(REAL)
 )CLC";
 
 const char *const Math = R"CLC(

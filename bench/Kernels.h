@@ -22,7 +22,8 @@ extern const char *const Reduce;
 extern const char *const Atomics;
 /// `barrierStencil`: a __local ring, four barriers per loop iteration; -DWG=n.
 extern const char *const Barriers;
-/// `madFloat` and `madFloat4`: the same multiply-add chain; -DITERS=n.
+/// `mad1` ... `mad16`: the same multiply-add chain on REAL, REAL2 ... REAL16;
+/// -DITERS=n -DREAL=float|double (-DREAL_IS_DOUBLE=1 for double).
 extern const char *const Vectors;
 /// `math`: exp, sin, log1p, atan2, pow, cbrt and tanh of each element, and
 /// `remainders`: fmod and remainder of each element, in REAL; build with

@@ -66,6 +66,17 @@ std::string ratioText(double R, bool HigherIsBetter) {
   return Buf;
 }
 
+/// Weft's median as a share of the limit's ("12.3%"), for a higher-is-better
+/// metric with a limit.
+std::string limitShareText(const Cell &Weft, const Cell &Limit) {
+  double R = ratio(Weft, Limit);
+  if (!std::isfinite(R) || R <= 0)
+    return "n/a";
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), R >= 0.1 ? "%.0f%%" : "%.1f%%", 100 * R);
+  return Buf;
+}
+
 int weftColumn(const std::vector<Column> &Columns) {
   for (size_t I = 0; I < Columns.size(); ++I)
     if (Columns[I].IsWeft)
@@ -117,21 +128,31 @@ bool Report::anyFailed() const {
 
 void Report::printTable(std::FILE *Out) const {
   const int Weft = weftColumn(Columns);
+  const bool Limits =
+      std::any_of(Rows.begin(), Rows.end(), [](const Row &R) { return !R.M.Limit.empty(); });
   std::vector<std::string> Header = {"benchmark", "unit", "better"};
   for (const Column &C : Columns)
     Header.push_back(C.Label);
+  if (Limits)
+    Header.push_back("limit");
   for (size_t I = 0; I < Columns.size(); ++I)
     if (Weft >= 0 && static_cast<int>(I) != Weft)
       Header.push_back("Weft/" + Columns[I].Label);
+  if (Limits && Weft >= 0)
+    Header.push_back("Weft/limit");
 
   std::vector<std::vector<std::string>> Lines = {Header};
   for (const Row &R : Rows) {
     std::vector<std::string> Line = {R.M.Name, R.M.Unit, R.M.HigherIsBetter ? "higher" : "lower"};
     for (const Cell &C : R.Cells)
       Line.push_back(cellText(C));
+    if (Limits)
+      Line.push_back(R.M.Limit.empty() ? "" : cellText(R.Limit));
     for (size_t I = 0; I < Columns.size(); ++I)
       if (Weft >= 0 && static_cast<int>(I) != Weft)
         Line.push_back(ratioText(ratio(R.Cells[Weft], R.Cells[I]), R.M.HigherIsBetter));
+    if (Limits && Weft >= 0)
+      Line.push_back(R.M.Limit.empty() ? "" : limitShareText(R.Cells[Weft], R.Limit));
     Lines.push_back(Line);
   }
 
@@ -144,6 +165,10 @@ void Report::printTable(std::FILE *Out) const {
                Reps);
   if (Weft >= 0 && Columns.size() > 1)
     std::fprintf(Out, "; Weft/X = ratio of medians, read with the 'better' column");
+  if (Limits)
+    std::fprintf(Out, "; limit = native C++ for this CPU on all %u CPUs (the metric's "
+                      "'limit' in --list), Weft/limit = Weft's share of it",
+                 LimitThreads);
   std::fprintf(Out, "\n");
   for (const Column &C : Columns)
     std::fprintf(Out, "  %s: %s, %s\n", C.Label.c_str(), C.PlatformName.c_str(),
@@ -204,6 +229,24 @@ bool Report::writeCsv(const std::string &Path) const {
         << Num(S.Q3) << ',' << C.Values.size() << ','
         << (std::isfinite(Ratio) ? jsonNumber(Ratio) : "") << ',' << Values << '\n';
     }
+  // The limits as a column of their own, "limit", with Weft's share of them.
+  for (const Row &R : Rows) {
+    if (R.M.Limit.empty())
+      continue;
+    const Cell &C = R.Limit;
+    Summary S = summarize(C.Values);
+    bool Ok = usable(C);
+    auto Num = [&](double V) { return Ok ? jsonNumber(V) : std::string(); };
+    std::string Values;
+    for (double V : C.Values)
+      Values += (Values.empty() ? "" : ";") + jsonNumber(V);
+    double Ratio = Weft >= 0 ? ratio(R.Cells[Weft], C) : NAN;
+    F << csvField(R.M.Name) << ',' << csvField(R.M.Unit) << ','
+      << (R.M.HigherIsBetter ? "1" : "0") << ",limit,native," << csvField(R.M.Limit) << ','
+      << (Ok ? "ok" : "skipped") << ',' << Num(S.Median) << ',' << Num(S.Min) << ','
+      << Num(S.Max) << ',' << Num(S.Q1) << ',' << Num(S.Q3) << ',' << C.Values.size() << ','
+      << (std::isfinite(Ratio) ? jsonNumber(Ratio) : "") << ',' << Values << '\n';
+  }
   return static_cast<bool>(F);
 }
 
@@ -215,6 +258,7 @@ bool Report::writeJson(const std::string &Path) const {
   }
   const int Weft = weftColumn(Columns);
   F << "{\n  \"reps\": " << Reps << ",\n  \"quick\": " << (Quick ? "true" : "false")
+    << ",\n  \"limit_threads\": " << LimitThreads
     << ",\n  \"columns\": [";
   for (size_t I = 0; I < Columns.size(); ++I)
     F << (I ? ", " : "") << "{\"label\": " << jsonString(Columns[I].Label)
@@ -247,7 +291,21 @@ bool Report::writeJson(const std::string &Path) const {
         F << (V ? ", " : "") << jsonNumber(C.Values[V]);
       F << "]}";
     }
-    F << "}}";
+    F << "}";
+    if (!R.M.Limit.empty()) {
+      Summary S = summarize(R.Limit.Values);
+      F << ", \"limit\": {\"name\": " << jsonString(R.M.Limit);
+      if (usable(R.Limit))
+        F << ", \"median\": " << jsonNumber(S.Median) << ", \"min\": " << jsonNumber(S.Min)
+          << ", \"max\": " << jsonNumber(S.Max);
+      if (Weft >= 0)
+        F << ", \"weft_over_limit\": " << jsonNumber(ratio(R.Cells[Weft], R.Limit));
+      F << ", \"values\": [";
+      for (size_t V = 0; V < R.Limit.Values.size(); ++V)
+        F << (V ? ", " : "") << jsonNumber(R.Limit.Values[V]);
+      F << "]}";
+    }
+    F << "}";
   }
   F << "\n  ]\n}\n";
   return static_cast<bool>(F);

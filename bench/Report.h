@@ -25,10 +25,11 @@ struct Cell {
   std::string Why;
 };
 
-/// One metric across every column.
+/// One metric across every column, and its native limit (M.Limit).
 struct Row {
   Metric M;
   std::vector<Cell> Cells; ///< one per Column
+  Cell Limit;              ///< empty if M.Limit is
 };
 
 struct Report {
@@ -36,6 +37,8 @@ struct Report {
   std::vector<Row> Rows;
   unsigned Reps = 0;
   bool Quick = false;
+  /// The CPUs the native limits ran on.
+  unsigned LimitThreads = 0;
 
   /// True if any cell of any row FAILED.
   bool anyFailed() const;

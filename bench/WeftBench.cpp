@@ -13,6 +13,7 @@
 // slow drift of the machine (thermal, another build) spreads over all.
 // Docs: docs/benchmarks.md.
 #include "Figures.h"
+#include "NativeLimits.h"
 #include "Report.h"
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -207,7 +209,7 @@ void runFigure(Figure &F, std::vector<std::unique_ptr<Device>> &Devices, const C
                Watchdog &Dog, Report &Out) {
   std::vector<Row *> Rows;
   for (const Metric &M : F.metrics()) {
-    Out.Rows.push_back(Row{M, std::vector<Cell>(Devices.size())});
+    Out.Rows.push_back(Row{M, std::vector<Cell>(Devices.size()), Cell{}});
   }
   for (size_t I = Out.Rows.size() - F.metrics().size(); I < Out.Rows.size(); ++I)
     Rows.push_back(&Out.Rows[I]);
@@ -253,6 +255,31 @@ void runFigure(Figure &F, std::vector<std::unique_ptr<Device>> &Devices, const C
   Dog.step("");
 }
 
+/// The native limits the report's metrics are read against, each measured
+/// Reps times (once for all the metrics that name it).
+void measureLimits(const Config &C, Watchdog &Dog, Report &Out) {
+  Out.LimitThreads = hostThreads();
+  std::map<std::string, Cell> Measured;
+  for (const Row &R : Out.Rows)
+    if (!R.M.Limit.empty())
+      Measured[R.M.Limit];
+  if (Measured.empty())
+    return;
+  std::fprintf(stderr, "[limits] %zu native limits on %u CPUs ...", Measured.size(),
+               Out.LimitThreads);
+  double Start = now();
+  for (unsigned Rep = 0; Rep < C.Reps; ++Rep)
+    for (auto &[Name, Into] : Measured) {
+      Dog.step("native limit " + Name);
+      Into.Values.push_back(measureNativeLimit(Name, C.Quick));
+    }
+  Dog.step("");
+  std::fprintf(stderr, " %.1f s\n", now() - Start);
+  for (Row &R : Out.Rows)
+    if (!R.M.Limit.empty())
+      R.Limit = Measured[R.M.Limit];
+}
+
 } // namespace
 
 int benchMain(int Argc, char **Argv) {
@@ -265,9 +292,13 @@ int benchMain(int Argc, char **Argv) {
     for (const auto &F : Figures) {
       std::printf("%-11s", F->name());
       for (const Metric &M : F->metrics())
-        std::printf(" %s (%s)", M.Name.c_str(), M.Unit.c_str());
+        std::printf(" %s (%s%s%s)", M.Name.c_str(), M.Unit.c_str(),
+                    M.Limit.empty() ? "" : ", limit ", M.Limit.c_str());
       std::printf("\n");
     }
+    std::printf("limits (native C++ for this CPU, on every CPU of the process):\n");
+    for (const NativeLimit &L : nativeLimits())
+      std::printf("  %-12s %s: %s\n", L.Name, L.Unit, L.What);
     return 0;
   }
   for (const std::string &Name : O.Only)
@@ -315,6 +346,7 @@ int benchMain(int Argc, char **Argv) {
       runFigure(*Figures[I], Devices, O.C, Dog, Out);
       std::fprintf(stderr, " %.1f s\n", now() - Start);
     }
+    measureLimits(O.C, Dog, Out);
   }
 
   Out.printTable(stdout);

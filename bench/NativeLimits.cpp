@@ -1,0 +1,187 @@
+// The native limits (see the header). Compiled with -O3 -march=native
+// -ffp-contract=fast (bench/CMakeLists.txt): the loops below are what the
+// host's compiler makes of plain C++ for this very CPU, run on one thread
+// per CPU the process may use, all started together; the time is the
+// wall time from the start to the last thread's end.
+//
+// - fma.float, fma.double: twelve independent chains of multiply-adds on
+//   512-bit vectors (a narrower ISA splits each into two or four
+//   registers), enough to fill the FMA pipelines of every core.
+// - stream.copy, stream.triad: STREAM's copy (a = b) and triad
+//   (a = b + s c) over arrays of 64 MiB (16 MiB with --quick), counted as
+//   STREAM counts them (16 and 24 bytes an element of 8).
+// - stream.read: the sum of an array of 64 MiB of uints: the bandwidth a
+//   reduction can reach.
+#include "NativeLimits.h"
+
+#include "Harness.h"
+
+#include <sched.h>
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+namespace weft::bench {
+
+namespace {
+
+/// Runs Body(Thread, Threads) on every host CPU at once; the seconds from
+/// the common start to the last end.
+template <typename F> double onEveryCpu(F &&Body) {
+  const unsigned N = hostThreads();
+  std::atomic<unsigned> Ready{0};
+  std::atomic<bool> Go{false};
+  std::vector<std::thread> Threads;
+  std::vector<double> Ends(N, 0);
+  for (unsigned T = 0; T < N; ++T)
+    Threads.emplace_back([&, T] {
+      Ready.fetch_add(1);
+      while (!Go.load(std::memory_order_acquire))
+        std::this_thread::yield();
+      Body(T, N);
+      Ends[T] = now();
+    });
+  while (Ready.load() != N)
+    std::this_thread::yield();
+  const double Start = now();
+  Go.store(true, std::memory_order_release);
+  for (std::thread &T : Threads)
+    T.join();
+  double End = Start;
+  for (double E : Ends)
+    End = std::max(End, E);
+  return End - Start;
+}
+
+/// GFLOP/s of the chains on every CPU at once, each running about Seconds.
+template <typename T> double fmaFlops(double Seconds) {
+  constexpr int Lanes = 64 / sizeof(T);
+  constexpr int Chains = 12;
+  typedef T Vec __attribute__((vector_size(64)));
+  auto chains = [](uint64_t Iters) {
+    Vec Acc[Chains];
+    for (int C = 0; C < Chains; ++C)
+      for (int L = 0; L < Lanes; ++L)
+        Acc[C][L] = T(C + L) * T(1e-3);
+    Vec A, B;
+    for (int L = 0; L < Lanes; ++L) {
+      A[L] = T(0.999999);
+      B[L] = T(1e-6);
+    }
+    for (uint64_t I = 0; I < Iters; ++I)
+      for (int C = 0; C < Chains; ++C)
+        Acc[C] = Acc[C] * A + B;
+    T Sum = 0;
+    for (int C = 0; C < Chains; ++C)
+      for (int L = 0; L < Lanes; ++L)
+        Sum += Acc[C][L];
+    return Sum;
+  };
+  [[maybe_unused]] static volatile T Sink;
+  // Calibrate on one thread, then run that on every CPU.
+  uint64_t Iters = 1 << 12;
+  for (;;) {
+    double Start = now();
+    Sink = chains(Iters);
+    double Took = now() - Start;
+    if (Took > Seconds / 8 || Iters > (uint64_t(1) << 34)) {
+      Iters = uint64_t(double(Iters) * Seconds / std::max(Took, 1e-9)) + 1;
+      break;
+    }
+    Iters *= 4;
+  }
+  const double Took = onEveryCpu([&](unsigned, unsigned) { Sink = chains(Iters); });
+  const double Flops = 2.0 * Lanes * Chains * double(Iters) * hostThreads();
+  return Flops / Took * 1e-9;
+}
+
+/// Thread T's share [Begin, End) of N elements among Threads.
+void slice(size_t N, unsigned T, unsigned Threads, size_t &Begin, size_t &End) {
+  Begin = N * T / Threads;
+  End = N * (T + 1) / Threads;
+}
+
+double streamLimit(const std::string &Kind, bool Quick) {
+  const size_t Bytes = size_t(Quick ? 16 : 64) << 20;
+  const size_t N = Bytes / sizeof(double);
+  HostArray<double> A(N), B(N), C(N);
+  onEveryCpu([&](unsigned T, unsigned Threads) { // first touch, and values
+    size_t Begin, End;
+    slice(N, T, Threads, Begin, End);
+    for (size_t I = Begin; I < End; ++I) {
+      B[I] = double(I & 1023);
+      C[I] = 0.5;
+    }
+  });
+  const int Passes = Quick ? 3 : 10;
+  const double S = 3.0;
+  double Took = 0;
+  [[maybe_unused]] static volatile uint64_t Sink;
+  if (Kind == "stream.copy")
+    Took = onEveryCpu([&](unsigned T, unsigned Threads) {
+      size_t Begin, End;
+      slice(N, T, Threads, Begin, End);
+      for (int P = 0; P < Passes; ++P)
+        for (size_t I = Begin; I < End; ++I)
+          A[I] = B[I];
+    });
+  else if (Kind == "stream.triad")
+    Took = onEveryCpu([&](unsigned T, unsigned Threads) {
+      size_t Begin, End;
+      slice(N, T, Threads, Begin, End);
+      for (int P = 0; P < Passes; ++P)
+        for (size_t I = Begin; I < End; ++I)
+          A[I] = B[I] + S * C[I];
+    });
+  else {
+    const uint32_t *Words = reinterpret_cast<const uint32_t *>(B.data());
+    const size_t Count = Bytes / sizeof(uint32_t);
+    Took = onEveryCpu([&](unsigned T, unsigned Threads) {
+      size_t Begin, End;
+      slice(Count, T, Threads, Begin, End);
+      uint32_t Sum = 0;
+      for (int P = 0; P < Passes; ++P)
+        for (size_t I = Begin; I < End; ++I)
+          Sum += Words[I];
+      Sink = Sum;
+    });
+  }
+  const double PerPass = Kind == "stream.copy"    ? 2.0 * Bytes
+                         : Kind == "stream.triad" ? 3.0 * Bytes
+                                                  : double(Bytes);
+  return PerPass * Passes / Took * 1e-9;
+}
+
+} // namespace
+
+unsigned hostThreads() {
+  cpu_set_t Set;
+  if (sched_getaffinity(0, sizeof(Set), &Set) == 0 && CPU_COUNT(&Set) > 0)
+    return unsigned(CPU_COUNT(&Set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+const std::vector<NativeLimit> &nativeLimits() {
+  static const std::vector<NativeLimit> Limits = {
+      {"fma.float", "GFLOP/s", "float multiply-adds, 12 chains of 512-bit vectors per CPU"},
+      {"fma.double", "GFLOP/s", "double multiply-adds, 12 chains of 512-bit vectors per CPU"},
+      {"stream.copy", "GB/s", "STREAM copy of 64 MiB arrays of double, every CPU"},
+      {"stream.triad", "GB/s", "STREAM triad of 64 MiB arrays of double, every CPU"},
+      {"stream.read", "GB/s", "the sum of 64 MiB of uint, every CPU"},
+  };
+  return Limits;
+}
+
+double measureNativeLimit(const std::string &Name, bool Quick) {
+  const double Seconds = Quick ? 0.03 : 0.25;
+  if (Name == "fma.float")
+    return fmaFlops<float>(Seconds);
+  if (Name == "fma.double")
+    return fmaFlops<double>(Seconds);
+  if (Name == "stream.copy" || Name == "stream.triad" || Name == "stream.read")
+    return streamLimit(Name, Quick);
+  return 0;
+}
+
+} // namespace weft::bench
