@@ -213,44 +213,54 @@ private:
   HostArray<float> HostA, HostB, Want;
 };
 
-// 6. Work-group reduction of uints (exact, wrapping): 256-item groups, each
-// work-item summing 16 elements first.
-constexpr uint32_t ReduceGroup = 256, ReducePerItem = 16;
+// 6. Work-group reduction of uints (exact, wrapping) in 256-item groups:
+// `reduce.sum` with each work-item summing 16 elements first, and
+// `reduce.tree`, the textbook GPU kernel (one element per work-item, then
+// the tree: `if (lid < k) s[lid] += s[lid + k]; barrier`), the same kernel
+// with one element per work-item.
+constexpr uint32_t ReduceGroup = 256;
+constexpr uint32_t ReducePerItem[] = {16, 1};
 
 struct ReduceState {
   Program P;
-  Kernel K;
-  Mem In, Partial;
-  HostArray<uint32_t> Got;
+  Kernel K[2];
+  Mem In, Partial[2];
+  HostArray<uint32_t> Got[2];
 };
 
 class Reduction : public Figure {
 public:
   const char *name() const override { return "reduce"; }
-  std::vector<Metric> metrics() const override { return {{"reduce.sum", "GB/s", true, "stream.read"}}; }
+  std::vector<Metric> metrics() const override {
+    return {{"reduce.sum", "GB/s", true, "stream.read"},
+            {"reduce.tree", "GB/s", true, "stream.read"}};
+  }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t N = C.Quick ? (4u << 20) : (16u << 20);
-    const size_t Global = N / ReducePerItem, Groups = Global / ReduceGroup;
     makeReference(N);
     auto S = std::make_shared<ReduceState>();
     S->P = D.build(kernels::Reduce);
-    S->K = D.kernel(S->P, "reduceSum");
     S->In = D.buffer(N * sizeof(uint32_t), CL_MEM_READ_ONLY);
-    S->Partial = D.buffer(Groups * sizeof(uint32_t));
-    S->Got.resize(Groups);
     D.write(S->In, HostIn.data(), HostIn.bytes());
-    setArgs(S->K, S->In, S->Partial);
-    setLocalArg(S->K, 2, ReduceGroup * sizeof(uint32_t));
-    check(clSetKernelArg(S->K.get(), 3, sizeof(uint32_t), &ReducePerItem), "clSetKernelArg");
-
     auto Run = std::make_unique<KernelRun>(D);
     const Device *Dev = &D;
-    Run->Parts.push_back(outputPart(
-        D, S, S->Partial, S->Got, [S, Dev, Global] { Dev->launch(S->K, {Global}, {ReduceGroup}); },
-        [this, S] {
-          expectEqual(S->Got.data(), Want.data(), Want.size(), "reduceSum partial sums");
-        },
-        static_cast<double>(N * sizeof(uint32_t)), 1e-9, 200));
+    for (int V = 0; V < 2; ++V) {
+      const size_t Global = N / ReducePerItem[V], Groups = Global / ReduceGroup;
+      S->K[V] = D.kernel(S->P, "reduceSum");
+      S->Partial[V] = D.buffer(Groups * sizeof(uint32_t));
+      S->Got[V].resize(Groups);
+      setArgs(S->K[V], S->In, S->Partial[V]);
+      setLocalArg(S->K[V], 2, ReduceGroup * sizeof(uint32_t));
+      check(clSetKernelArg(S->K[V].get(), 3, sizeof(uint32_t), &ReducePerItem[V]),
+            "clSetKernelArg");
+      Run->Parts.push_back(outputPart(
+          D, S, S->Partial[V], S->Got[V],
+          [S, Dev, Global, V] { Dev->launch(S->K[V], {Global}, {ReduceGroup}); },
+          [this, S, V] {
+            expectEqual(S->Got[V].data(), Want[V].data(), Want[V].size(), "reduceSum partial sums");
+          },
+          static_cast<double>(N * sizeof(uint32_t)), 1e-9, 200));
+    }
     Run->prepare(C);
     return Run;
   }
@@ -262,17 +272,19 @@ private:
     HostIn.resize(N);
     for (size_t I = 0; I < N; ++I)
       HostIn[I] = kernels::hashUint(static_cast<uint32_t>(I));
-    const size_t Global = N / ReducePerItem;
-    Want.resize(Global / ReduceGroup);
-    for (size_t G = 0; G < Want.size(); ++G) {
-      uint32_t Sum = 0;
-      for (size_t L = 0; L < ReduceGroup; ++L)
-        for (size_t I = 0; I < ReducePerItem; ++I)
-          Sum += HostIn[G * ReduceGroup + L + I * Global];
-      Want[G] = Sum;
+    for (int V = 0; V < 2; ++V) {
+      const size_t Global = N / ReducePerItem[V];
+      Want[V].resize(Global / ReduceGroup);
+      for (size_t G = 0; G < Want[V].size(); ++G) {
+        uint32_t Sum = 0;
+        for (size_t L = 0; L < ReduceGroup; ++L)
+          for (size_t I = 0; I < ReducePerItem[V]; ++I)
+            Sum += HostIn[G * ReduceGroup + L + I * Global];
+        Want[V][G] = Sum;
+      }
     }
   }
-  HostArray<uint32_t> HostIn, Want;
+  HostArray<uint32_t> HostIn, Want[2];
 };
 
 // 7. atomic_add: every work-item adds 16 times, to 4 counters in turn.
