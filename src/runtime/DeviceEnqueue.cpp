@@ -151,11 +151,6 @@ void submit(EnqueueScope &Scope, const std::shared_ptr<DeviceCommand> &Cmd,
 
 EnqueueScope &scopeOf(WorkGroupContext *Ctx) { return *static_cast<EnqueueScope *>(Ctx->Enqueue); }
 
-/// The largest work-group a block's kernel runs on device D.
-size_t blockMaxWorkGroupSize(const KernelDesc &Desc, const Device &D) {
-  return kernelMaxWorkGroupSize(Desc, D.props());
-}
-
 } // namespace
 
 BlockKernels::BlockKernels(std::shared_ptr<Executable> E, std::vector<KernelDesc> Kernels)
@@ -243,7 +238,7 @@ int32_t enqueueKernel(WorkGroupContext *Ctx, void *QueueHandle, uint32_t Flags,
   Request.Offset = Offset;
   if (LocalGiven)
     Request.Local = Local;
-  const NDRangeLimits Limits{P.MaxWorkGroupSize, blockMaxWorkGroupSize(B->Desc, Dev),
+  const NDRangeLimits Limits{P.MaxWorkGroupSize, kernelMaxWorkGroupSize(B->Desc, P),
                              P.ComputeUnits};
   Result<NDRange> Resolved = resolveNDRange(Request, B->Desc, Limits);
   if (!Resolved)
@@ -375,13 +370,14 @@ uint32_t blockQuery(WorkGroupContext *Ctx, uint32_t Query, const char *Kernel,
   const BlockKernels::Block *B = Scope.blocks().find(Kernel);
   if (!B)
     return 0;
-  size_t Max = blockMaxWorkGroupSize(B->Desc, Scope.owner().device());
+  const DeviceProperties &P = Scope.owner().device().props();
+  const size_t Max = kernelMaxWorkGroupSize(B->Desc, P);
   switch (BlockQuery(Query)) {
   case BlockQuery::WorkGroupSize:
     return uint32_t(Max);
   case BlockQuery::PreferredMultiple:
     // What clGetKernelWorkGroupInfo reports for the host's kernels.
-    return uint32_t(std::min<size_t>(Max, Scope.owner().device().props().VectorWidths[4]));
+    return uint32_t(std::min<size_t>(Max, P.VectorWidths[4]));
   case BlockQuery::MaxSubGroupSize:
   case BlockQuery::SubGroupCount: {
     // Each work-group is one sub-group (Capabilities.h, MaxSubGroupSize).
