@@ -18,8 +18,9 @@
 // the compiler mark their own hand-offs to TBB (src/runtime/TsanHandOff.h); what remains are
 // races inside oneTBB's parallel_for machinery itself (range splitting,
 // stealing, the reduction tree), inlined from its headers. They are
-// suppressed by their top frame only, so a race whose innermost frame is
-// ours is still reported.
+// suppressed by their top frame only (its function, or its file when the
+// function is a lambda of a oneTBB header), so a race whose innermost
+// frame is ours is still reported.
 namespace {
 int AbandonsMemory = 0;
 } // namespace
@@ -32,6 +33,7 @@ __attribute__((visibility("default"), used)) int __lsan_is_turned_off() { return
 
 __attribute__((visibility("default"), used)) const char *__tsan_default_suppressions() {
   return "race_top:tbb::detail::\n"
+         "race_top:/oneapi/tbb/\n"
          "race_top:^start_for\n"
          "race_top:^check_being_stolen\n"
          "race_top:^offer_work_impl\n"
