@@ -209,44 +209,32 @@ bool Report::writeCsv(const std::string &Path) const {
   const int Weft = weftColumn(Columns);
   F << "metric,unit,higher_is_better,column,platform,device,status,median,min,max,q1,q3,reps,"
        "weft_over_this,values\n";
-  for (const Row &R : Rows)
-    for (size_t I = 0; I < Columns.size(); ++I) {
-      const Cell &C = R.Cells[I];
-      Summary S = summarize(C.Values);
-      bool Ok = usable(C);
-      auto Num = [&](double V) { return Ok ? jsonNumber(V) : std::string(); };
-      std::string Values;
-      for (double V : C.Values)
-        Values += (Values.empty() ? "" : ";") + jsonNumber(V);
-      double Ratio = Weft >= 0 && static_cast<int>(I) != Weft ? ratio(R.Cells[Weft], C) : NAN;
-      F << csvField(R.M.Name) << ',' << csvField(R.M.Unit) << ','
-        << (R.M.HigherIsBetter ? "1" : "0") << ',' << csvField(Columns[I].Label) << ','
-        << csvField(Columns[I].PlatformName) << ',' << csvField(Columns[I].DeviceName) << ','
-        << (C.Failed ? "FAILED"
-            : Ok     ? "ok"
-                     : "skipped")
-        << ',' << Num(S.Median) << ',' << Num(S.Min) << ',' << Num(S.Max) << ',' << Num(S.Q1) << ','
-        << Num(S.Q3) << ',' << C.Values.size() << ','
-        << (std::isfinite(Ratio) ? jsonNumber(Ratio) : "") << ',' << Values << '\n';
-    }
-  // The limits as a column of their own, "limit", with Weft's share of them.
-  for (const Row &R : Rows) {
-    if (R.M.Limit.empty())
-      continue;
-    const Cell &C = R.Limit;
+  // One line per cell; the limits as a column of their own, "limit", with
+  // Weft's share of them.
+  auto line = [&](const Row &R, const std::string &Label, const std::string &Platform,
+                  const std::string &Device, const Cell &C, double Ratio) {
     Summary S = summarize(C.Values);
     bool Ok = usable(C);
     auto Num = [&](double V) { return Ok ? jsonNumber(V) : std::string(); };
     std::string Values;
     for (double V : C.Values)
       Values += (Values.empty() ? "" : ";") + jsonNumber(V);
-    double Ratio = Weft >= 0 ? ratio(R.Cells[Weft], C) : NAN;
-    F << csvField(R.M.Name) << ',' << csvField(R.M.Unit) << ','
-      << (R.M.HigherIsBetter ? "1" : "0") << ",limit,native," << csvField(R.M.Limit) << ','
-      << (Ok ? "ok" : "skipped") << ',' << Num(S.Median) << ',' << Num(S.Min) << ','
-      << Num(S.Max) << ',' << Num(S.Q1) << ',' << Num(S.Q3) << ',' << C.Values.size() << ','
+    F << csvField(R.M.Name) << ',' << csvField(R.M.Unit) << ',' << (R.M.HigherIsBetter ? "1" : "0")
+      << ',' << csvField(Label) << ',' << csvField(Platform) << ',' << csvField(Device) << ','
+      << (C.Failed ? "FAILED"
+          : Ok     ? "ok"
+                   : "skipped")
+      << ',' << Num(S.Median) << ',' << Num(S.Min) << ',' << Num(S.Max) << ',' << Num(S.Q1) << ','
+      << Num(S.Q3) << ',' << C.Values.size() << ','
       << (std::isfinite(Ratio) ? jsonNumber(Ratio) : "") << ',' << Values << '\n';
-  }
+  };
+  for (const Row &R : Rows)
+    for (size_t I = 0; I < Columns.size(); ++I)
+      line(R, Columns[I].Label, Columns[I].PlatformName, Columns[I].DeviceName, R.Cells[I],
+           Weft >= 0 && static_cast<int>(I) != Weft ? ratio(R.Cells[Weft], R.Cells[I]) : NAN);
+  for (const Row &R : Rows)
+    if (!R.M.Limit.empty())
+      line(R, "limit", "native", R.M.Limit, R.Limit, Weft >= 0 ? ratio(R.Cells[Weft], R.Limit) : NAN);
   return static_cast<bool>(F);
 }
 

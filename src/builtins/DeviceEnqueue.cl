@@ -25,24 +25,18 @@ ndrange_t __attribute__((overloadable)) ndrange_1D(size_t off, size_t gws, size_
   return make(1, &off, &gws, &lws);
 }
 
-ndrange_t __attribute__((overloadable)) ndrange_2D(const size_t gws[2]) {
-  return make(2, 0, gws, 0);
-}
-ndrange_t __attribute__((overloadable)) ndrange_2D(const size_t gws[2], const size_t lws[2]) {
-  return make(2, 0, gws, lws);
-}
-ndrange_t __attribute__((overloadable)) ndrange_2D(const size_t off[2], const size_t gws[2],
-                                                   const size_t lws[2]) {
-  return make(2, off, gws, lws);
-}
-
-ndrange_t __attribute__((overloadable)) ndrange_3D(const size_t gws[3]) {
-  return make(3, 0, gws, 0);
-}
-ndrange_t __attribute__((overloadable)) ndrange_3D(const size_t gws[3], const size_t lws[3]) {
-  return make(3, 0, gws, lws);
-}
-ndrange_t __attribute__((overloadable)) ndrange_3D(const size_t off[3], const size_t gws[3],
-                                                   const size_t lws[3]) {
-  return make(3, off, gws, lws);
-}
+// ndrange_2D and ndrange_3D: global sizes, then local, then offsets too.
+#define NDRANGE_ND(N)                                                                              \
+  ndrange_t __attribute__((overloadable)) ndrange_##N##D(const size_t gws[N]) {                    \
+    return make(N, 0, gws, 0);                                                                     \
+  }                                                                                                \
+  ndrange_t __attribute__((overloadable)) ndrange_##N##D(const size_t gws[N],                      \
+                                                         const size_t lws[N]) {                    \
+    return make(N, 0, gws, lws);                                                                   \
+  }                                                                                                \
+  ndrange_t __attribute__((overloadable)) ndrange_##N##D(                                          \
+      const size_t off[N], const size_t gws[N], const size_t lws[N]) {                             \
+    return make(N, off, gws, lws);                                                                 \
+  }
+NDRANGE_ND(2)
+NDRANGE_ND(3)

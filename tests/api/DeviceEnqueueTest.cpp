@@ -51,6 +51,14 @@ protected:
     std::vector<cl_int> Z(Ints, 0);
     return buffer(Ints * sizeof(cl_int), CL_MEM_COPY_HOST_PTR, Z.data());
   }
+  /// Runs K, whose one argument is an output of Ints ints (zeroed first),
+  /// over Global work-items in groups of Local; the output.
+  std::vector<cl_int> runOnOutput(cl_kernel K, size_t Ints, size_t Global = 1, size_t Local = 1) {
+    cl_mem Out = zeros(Ints);
+    setArg(K, 0, Out);
+    run(K, Global, Local);
+    return read<cl_int>(Out, Ints);
+  }
   cl_command_queue DeviceQueue = nullptr;
 };
 
@@ -252,10 +260,7 @@ __kernel void parent(__global int *out) {
 })",
                      "parent");
   ASSERT_NE(K, nullptr);
-  cl_mem Out = zeros(16);
-  setArg(K, 0, Out);
-  run(K, 1, 1);
-  auto Got = read<cl_int>(Out, 16);
+  auto Got = runOnOutput(K, 16);
   EXPECT_EQ(Got[0], 7 * 10 + 45);
   EXPECT_EQ(Got[1], 4 * 4 + 4 * 4 + 2 * 2);
   EXPECT_EQ(Got[2], 4);
@@ -406,10 +411,7 @@ __kernel void parent(__global int *out) {
 })",
                      "parent");
   ASSERT_NE(K, nullptr);
-  cl_mem Out = zeros(8);
-  setArg(K, 0, Out);
-  run(K, 1, 1);
-  auto Got = read<cl_int>(Out, 8);
+  auto Got = runOnOutput(K, 8);
   EXPECT_EQ(Got[0], 21);
   EXPECT_EQ(Got[3], 1) << Got[1] << " " << Got[2];
   EXPECT_EQ(Got[4], 0);
@@ -432,10 +434,7 @@ __kernel void parent(__global int *out) {
 })",
                      "parent");
   ASSERT_NE(K, nullptr);
-  cl_mem Out = zeros(9);
-  setArg(K, 0, Out);
-  run(K, 8, 4);
-  auto Got = read<cl_int>(Out, 9);
+  auto Got = runOnOutput(K, 9, 8, 4);
   for (int I = 0; I < 8; ++I)
     EXPECT_EQ(Got[I], 21 * (1 + I));
   EXPECT_EQ(Got[8], 14);
