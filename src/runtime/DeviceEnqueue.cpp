@@ -5,7 +5,6 @@
 #include "runtime/Device.h"
 #include "runtime/Kernel.h"
 #include "runtime/KernelCommand.h"
-#include "runtime/LiveHandles.h"
 #include "runtime/NDRange.h"
 
 #include <cstdlib>
@@ -26,31 +25,14 @@ constexpr int32_t ClkOutOfResources = -5;
 constexpr int32_t ClkEnqueueFailure = -101;
 constexpr uint32_t ClkNoWait = 0, ClkWaitKernel = 1, ClkWaitWorkGroup = 2;
 constexpr int64_t ClkProfilingCommandExecTime = 1;
-/// CLK_NULL_EVENT: all ones (CLK_NULL_QUEUE is 0).
-void *const NullEvent = reinterpret_cast<void *>(~uintptr_t(0));
 
 /// The device-queue bytes a command takes beyond what it copies: its
 /// command, event and launch.
 constexpr size_t CommandBytes = 256;
 
-/// An event the kernel holds (a clk_event_t), or null for anything else.
-Event *eventOf(void *E) {
-  if (!E || E == NullEvent || !handles::live(E))
-    return nullptr;
-  auto *H = static_cast<_cl_event *>(E);
-  return H->Kind == HandleKind::Event ? static_cast<Event *>(H) : nullptr;
-}
-
-/// A device queue the kernel names (a queue_t), or null.
-CommandQueue *deviceQueue(void *Q) {
-  if (!Q || !handles::live(Q))
-    return nullptr;
-  auto *H = static_cast<_cl_command_queue *>(Q);
-  if (H->Kind != HandleKind::CommandQueue)
-    return nullptr;
-  auto *Queue = static_cast<CommandQueue *>(H);
-  return Queue->onDevice() ? Queue : nullptr;
-}
+/// An event the kernel holds (a clk_event_t), or null for anything else
+/// (CLK_NULL_EVENT, all ones, is no live handle).
+Event *eventOf(void *E) { return liveObject<Event>(E); }
 
 /// The kernel's reference to an event of its own making.
 void *handOut(const Ref<Event> &E) {
@@ -81,7 +63,6 @@ public:
   /// prerequisites, each reported with prerequisiteDone().
   void submit(std::shared_ptr<Command> Parent, size_t Count) {
     Parent->addChild();
-    auto Self = std::static_pointer_cast<DeviceCommand>(shared_from_this());
     CommandQueue *Q = &queue();
     size_t Taken = Bytes;
     event().whenDone([Parent = std::move(Parent), Q, Taken](cl_int Status) {
@@ -151,6 +132,13 @@ void submit(EnqueueScope &Scope, const std::shared_ptr<DeviceCommand> &Cmd,
 
 EnqueueScope &scopeOf(WorkGroupContext *Ctx) { return *static_cast<EnqueueScope *>(Ctx->Enqueue); }
 
+/// The device queue of the launch's context a kernel names (a queue_t), or
+/// null (CLK_INVALID_QUEUE).
+CommandQueue *deviceQueueOf(const EnqueueScope &Scope, void *Handle) {
+  CommandQueue *Q = liveObject<CommandQueue>(Handle);
+  return Q && Q->onDevice() && &Q->context() == &Scope.owner().queue().context() ? Q : nullptr;
+}
+
 } // namespace
 
 BlockKernels::BlockKernels(std::shared_ptr<Executable> E, std::vector<KernelDesc> Kernels)
@@ -201,8 +189,8 @@ int32_t enqueueKernel(WorkGroupContext *Ctx, void *QueueHandle, uint32_t Flags,
                       void **RetEvent, const char *Kernel, const void *Block, uint32_t NumLocals,
                       const uint64_t *LocalSizes) {
   EnqueueScope &Scope = scopeOf(Ctx);
-  CommandQueue *Queue = deviceQueue(QueueHandle);
-  if (!Queue || &Queue->context() != &Scope.owner().queue().context())
+  CommandQueue *Queue = deviceQueueOf(Scope, QueueHandle);
+  if (!Queue)
     return ClkInvalidQueue;
   if (Flags != ClkNoWait && Flags != ClkWaitKernel && Flags != ClkWaitWorkGroup)
     return ClkEnqueueFailure;
@@ -298,8 +286,8 @@ int32_t enqueueKernel(WorkGroupContext *Ctx, void *QueueHandle, uint32_t Flags,
 int32_t enqueueMarker(WorkGroupContext *Ctx, void *QueueHandle, uint32_t NumEvents,
                       void *const *WaitList, void **RetEvent) {
   EnqueueScope &Scope = scopeOf(Ctx);
-  CommandQueue *Queue = deviceQueue(QueueHandle);
-  if (!Queue || &Queue->context() != &Scope.owner().queue().context())
+  CommandQueue *Queue = deviceQueueOf(Scope, QueueHandle);
+  if (!Queue)
     return ClkInvalidQueue;
   std::vector<Ref<Event>> Waits;
   // "CLK_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL, or if

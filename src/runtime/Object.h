@@ -126,6 +126,20 @@ public:
   HandleT *handle() { return this; }
 };
 
+/// The object behind handle P, or nullptr if P is not a live T of ours.
+/// Any pointer value is safe to ask about: it is read only once it is known
+/// to be a live handle (LiveHandles.h). Handles come from the application
+/// (the API layer's fromHandle) and from kernels (a clk_event_t or a
+/// queue_t, runtime/DeviceEnqueue.cpp).
+template <typename T> T *liveObject(const void *P) {
+  if (!P || !handles::live(P))
+    return nullptr;
+  auto *H = static_cast<typename T::HandleType>(const_cast<void *>(P));
+  if (H->Dispatch != icdDispatchTable() || H->Kind != T::Kind)
+    return nullptr;
+  return static_cast<T *>(H);
+}
+
 /// What weak references to one object share: the object while the
 /// application holds it, null from its last clRelease on. lock() and
 /// detach() exclude each other, and detach() runs before the application's

@@ -362,22 +362,17 @@ std::string Program::buildOptions() const {
   return Options;
 }
 
-std::vector<KernelDesc> Program::kernels() const {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  std::vector<KernelDesc> Visible;
-  for (const KernelDesc &D : Kernels)
-    if (!D.Block)
-      Visible.push_back(D);
-  return Visible;
-}
+std::vector<KernelDesc> Program::kernels() const { return kernelsWhereBlock(false); }
 
-std::vector<KernelDesc> Program::blockKernels() const {
+std::vector<KernelDesc> Program::blockKernels() const { return kernelsWhereBlock(true); }
+
+std::vector<KernelDesc> Program::kernelsWhereBlock(bool Block) const {
   std::lock_guard<std::mutex> Lock(Mutex);
-  std::vector<KernelDesc> Blocks;
+  std::vector<KernelDesc> Out;
   for (const KernelDesc &D : Kernels)
-    if (D.Block)
-      Blocks.push_back(D);
-  return Blocks;
+    if (D.Block == Block)
+      Out.push_back(D);
+  return Out;
 }
 
 size_t Program::globalVariableSize() const {

@@ -107,6 +107,8 @@ private:
   void succeed(BuildOutput &Ok, std::vector<unsigned char> Code);
   /// Builds the SPIR-V with the specialization constants set so far.
   Status buildFromIL(const std::string &Opts);
+  /// The kernels of the last build that are (or are not) block kernels.
+  std::vector<KernelDesc> kernelsWhereBlock(bool Block) const;
 
   Ref<Context> Ctx;
   std::string Source;

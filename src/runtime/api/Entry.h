@@ -82,11 +82,7 @@ template <typename T> constexpr cl_int invalidHandleCode() {
 /// The object behind a handle, or nullptr if it is not a live T of ours.
 /// Any pointer value is safe to ask about: it is read only once it is
 /// known to be a live handle (LiveHandles.h).
-template <typename T> T *fromHandle(typename T::HandleType H) {
-  if (!H || !handles::live(H) || H->Dispatch != icdDispatchTable() || H->Kind != T::Kind)
-    return nullptr;
-  return static_cast<T *>(H);
-}
+template <typename T> T *fromHandle(typename T::HandleType H) { return liveObject<T>(H); }
 
 /// The object behind a handle, or the type's invalid-handle error.
 template <typename T> Result<T *> get(typename T::HandleType H) {
