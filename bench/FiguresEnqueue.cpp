@@ -48,9 +48,9 @@ TimedPart enqueuePart(Device &D, bool Tree) {
     return Part;
   auto S = std::make_shared<EnqueueState>();
   cl_uint MaxSize = 0;
-  check(clGetDeviceInfo(D.Id, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof(MaxSize), &MaxSize,
-                        nullptr),
-        "clGetDeviceInfo");
+  check(
+      clGetDeviceInfo(D.Id, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof(MaxSize), &MaxSize, nullptr),
+      "clGetDeviceInfo");
   cl_queue_properties Props[] = {CL_QUEUE_PROPERTIES,
                                  CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
                                      CL_QUEUE_ON_DEVICE_DEFAULT,

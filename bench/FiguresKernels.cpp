@@ -72,7 +72,8 @@ class Stream : public Figure {
 public:
   const char *name() const override { return "stream"; }
   std::vector<Metric> metrics() const override {
-    return {{"stream.copy", "GB/s", true, "stream.copy"}, {"stream.triad", "GB/s", true, "stream.triad"}};
+    return {{"stream.copy", "GB/s", true, "stream.copy"},
+            {"stream.triad", "GB/s", true, "stream.triad"}};
   }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t N = C.Quick ? (4u << 20) : (16u << 20);
@@ -489,8 +490,8 @@ public:
       Run->Parts.push_back(outputPart(
           D, S, S->DoubleOut, S->DoubleGot, [Dev, K, Global] { Dev->launch(*K, {Global}, {256}); },
           [this, S] {
-            expectRelative(S->DoubleGot.data(), DoubleWant.data(), DoubleWant.size(), 1e-12,
-                           1e-12, "double multiply-add chains");
+            expectRelative(S->DoubleGot.data(), DoubleWant.data(), DoubleWant.size(), 1e-12, 1e-12,
+                           "double multiply-add chains");
           },
           Flops, 1e-9, 200));
     }
@@ -687,7 +688,9 @@ struct FilterState {
 class Filter : public Figure {
 public:
   const char *name() const override { return "filter"; }
-  std::vector<Metric> metrics() const override { return {{"filter.fir17", "GFLOP/s", true, "fma.float"}}; }
+  std::vector<Metric> metrics() const override {
+    return {{"filter.fir17", "GFLOP/s", true, "fma.float"}};
+  }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
     const size_t N = C.Quick ? (1u << 20) : (8u << 20);
     makeReference(N);

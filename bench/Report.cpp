@@ -166,8 +166,9 @@ void Report::printTable(std::FILE *Out) const {
   if (Weft >= 0 && Columns.size() > 1)
     std::fprintf(Out, "; Weft/X = ratio of medians, read with the 'better' column");
   if (Limits)
-    std::fprintf(Out, "; limit = native C++ for this CPU on all %u CPUs (the metric's "
-                      "'limit' in --list), Weft/limit = Weft's share of it",
+    std::fprintf(Out,
+                 "; limit = native C++ for this CPU on all %u CPUs (the metric's "
+                 "'limit' in --list), Weft/limit = Weft's share of it",
                  LimitThreads);
   std::fprintf(Out, "\n");
   for (const Column &C : Columns)
@@ -234,7 +235,8 @@ bool Report::writeCsv(const std::string &Path) const {
            Weft >= 0 && static_cast<int>(I) != Weft ? ratio(R.Cells[Weft], R.Cells[I]) : NAN);
   for (const Row &R : Rows)
     if (!R.M.Limit.empty())
-      line(R, "limit", "native", R.M.Limit, R.Limit, Weft >= 0 ? ratio(R.Cells[Weft], R.Limit) : NAN);
+      line(R, "limit", "native", R.M.Limit, R.Limit,
+           Weft >= 0 ? ratio(R.Cells[Weft], R.Limit) : NAN);
   return static_cast<bool>(F);
 }
 
@@ -246,8 +248,7 @@ bool Report::writeJson(const std::string &Path) const {
   }
   const int Weft = weftColumn(Columns);
   F << "{\n  \"reps\": " << Reps << ",\n  \"quick\": " << (Quick ? "true" : "false")
-    << ",\n  \"limit_threads\": " << LimitThreads
-    << ",\n  \"columns\": [";
+    << ",\n  \"limit_threads\": " << LimitThreads << ",\n  \"columns\": [";
   for (size_t I = 0; I < Columns.size(); ++I)
     F << (I ? ", " : "") << "{\"label\": " << jsonString(Columns[I].Label)
       << ", \"platform\": " << jsonString(Columns[I].PlatformName)

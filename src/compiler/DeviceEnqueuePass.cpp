@@ -83,14 +83,14 @@ const StringMap<Form> &forms() {
     F["__enqueue_kernel_basic_events"] = {0, 1, 2, 3, 4, 5, 6, 7, -1, -1, -1};
     F["__enqueue_kernel_varargs"] = {0, 1, 2, -1, -1, -1, 3, 4, 5, 6, -1};
     F["__enqueue_kernel_events_varargs"] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1};
-    F["__get_kernel_work_group_size_impl"] = {-1, -1, -1, -1, -1, -1, 0, 1, -1, -1,
-                                              Q(rt::BlockQuery::WorkGroupSize)};
+    F["__get_kernel_work_group_size_impl"] = {
+        -1, -1, -1, -1, -1, -1, 0, 1, -1, -1, Q(rt::BlockQuery::WorkGroupSize)};
     F["__get_kernel_preferred_work_group_size_multiple_impl"] = {
         -1, -1, -1, -1, -1, -1, 0, 1, -1, -1, Q(rt::BlockQuery::PreferredMultiple)};
     F["__get_kernel_max_sub_group_size_for_ndrange_impl"] = {
         -1, -1, 0, -1, -1, -1, 1, 2, -1, -1, Q(rt::BlockQuery::MaxSubGroupSize)};
-    F["__get_kernel_sub_group_count_for_ndrange_impl"] = {-1, -1, 0, -1, -1, -1, 1, 2, -1, -1,
-                                                          Q(rt::BlockQuery::SubGroupCount)};
+    F["__get_kernel_sub_group_count_for_ndrange_impl"] = {
+        -1, -1, 0, -1, -1, -1, 1, 2, -1, -1, Q(rt::BlockQuery::SubGroupCount)};
     return F;
   }();
   return Forms;
@@ -168,7 +168,8 @@ Function *kernelFor(Function &Invoke) {
 
 Value *loadService(IRBuilder<> &B, Value *Ctx, uint64_t Offset) {
   Type *Ptr = B.getPtrTy();
-  Value *Services = B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::Services));
+  Value *Services =
+      B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::Services));
   return B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Services, Offset));
 }
 
@@ -208,13 +209,13 @@ void lowerForm(CallInst &Call, const Form &F) {
     replace(B, Call, R);
     return;
   }
-  FunctionType *Ty = FunctionType::get(
-      I32, {Ptr, Ptr, I32, Ptr, I32, Ptr, Ptr, Ptr, Ptr, I32, Ptr}, false);
-  Value *R = B.CreateCall(Ty, loadService(B, Ctx, svc::EnqueueKernel),
-                          {Ctx, Op(F.Queue, Ptr), Op(F.Flags, I32), Op(F.Range, Ptr),
-                           Op(F.NumEvents, I32), Op(F.WaitList, Ptr), Op(F.RetEvent, Ptr),
-                           Op(F.Kernel, Ptr), Op(F.Block, Ptr), Op(F.NumLocals, I32),
-                           Op(F.Sizes, Ptr)});
+  FunctionType *Ty =
+      FunctionType::get(I32, {Ptr, Ptr, I32, Ptr, I32, Ptr, Ptr, Ptr, Ptr, I32, Ptr}, false);
+  Value *R =
+      B.CreateCall(Ty, loadService(B, Ctx, svc::EnqueueKernel),
+                   {Ctx, Op(F.Queue, Ptr), Op(F.Flags, I32), Op(F.Range, Ptr), Op(F.NumEvents, I32),
+                    Op(F.WaitList, Ptr), Op(F.RetEvent, Ptr), Op(F.Kernel, Ptr), Op(F.Block, Ptr),
+                    Op(F.NumLocals, I32), Op(F.Sizes, Ptr)});
   replace(B, Call, R);
 }
 
@@ -255,10 +256,10 @@ void lowerMarker(CallInst &Call) {
   Value *Ctx = wi::extraArg(Fn, wi::Ctx);
   Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty();
   FunctionType *Ty = FunctionType::get(I32, {Ptr, Ptr, I32, Ptr, Ptr}, false);
-  Value *R = B.CreateCall(Ty, loadService(B, Ctx, svc::EnqueueMarker),
-                          {Ctx, as(B, Call.getArgOperand(0), Ptr),
-                           as(B, Call.getArgOperand(1), I32), as(B, Call.getArgOperand(2), Ptr),
-                           as(B, Call.getArgOperand(3), Ptr)});
+  Value *R =
+      B.CreateCall(Ty, loadService(B, Ctx, svc::EnqueueMarker),
+                   {Ctx, as(B, Call.getArgOperand(0), Ptr), as(B, Call.getArgOperand(1), I32),
+                    as(B, Call.getArgOperand(2), Ptr), as(B, Call.getArgOperand(3), Ptr)});
   replace(B, Call, R);
 }
 

@@ -85,9 +85,8 @@ void emitWorkGroupFunction(Function &WI) {
   // the caller's frame, where to_private and get_fence look for them (see
   // WorkItemBuiltinPass); a red zone would put a leaf's locals below it.
   WG->addFnAttr(Attribute::NoRedZone);
-  for (const char *A :
-       {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr, wi::PrintfAttr,
-        DeviceEnqueuePass::UsesAttr})
+  for (const char *A : {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr,
+                        wi::PrintfAttr, DeviceEnqueuePass::UsesAttr})
     if (WI.hasFnAttribute(A))
       WG->addFnAttr(WI.getFnAttribute(A));
   for (const char *A : {"target-cpu", "target-features"})

@@ -50,9 +50,8 @@ void Context::setDefaultDeviceQueue(CommandQueue &Q) {
 
 void Context::forgetDeviceQueue(CommandQueue &Q) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  DefaultDeviceQueues.erase(
-      std::remove(DefaultDeviceQueues.begin(), DefaultDeviceQueues.end(), &Q),
-      DefaultDeviceQueues.end());
+  DefaultDeviceQueues.erase(std::remove(DefaultDeviceQueues.begin(), DefaultDeviceQueues.end(), &Q),
+                            DefaultDeviceQueues.end());
 }
 
 } // namespace weft::rt

@@ -374,7 +374,9 @@ uint32_t blockQuery(WorkGroupContext *Ctx, uint32_t Query, const char *Kernel,
     uint64_t Items = 1;
     for (uint32_t D = 0; D < Range->WorkDim && D < 3; ++D)
       Items *= Range->Local[D] ? Range->Local[D] : 1;
-    return BlockQuery(Query) == BlockQuery::SubGroupCount ? 1 : uint32_t(std::min<uint64_t>(Items, Max));
+    return BlockQuery(Query) == BlockQuery::SubGroupCount
+               ? 1
+               : uint32_t(std::min<uint64_t>(Items, Max));
   }
   }
   return 0;

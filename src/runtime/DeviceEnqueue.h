@@ -82,8 +82,8 @@ int32_t enqueueKernel(WorkGroupContext *Ctx, void *Queue, uint32_t Flags,
                       const DeviceNDRange *Range, uint32_t NumEvents, void *const *WaitList,
                       void **RetEvent, const char *Kernel, const void *Block, uint32_t NumLocals,
                       const uint64_t *LocalSizes);
-int32_t enqueueMarker(WorkGroupContext *Ctx, void *Queue, uint32_t NumEvents,
-                      void *const *WaitList, void **RetEvent);
+int32_t enqueueMarker(WorkGroupContext *Ctx, void *Queue, uint32_t NumEvents, void *const *WaitList,
+                      void **RetEvent);
 uint64_t deviceEvent(WorkGroupContext *Ctx, uint32_t Op, void *Event, int64_t Value, void *Out);
 uint32_t blockQuery(WorkGroupContext *Ctx, uint32_t Query, const char *Kernel,
                     const DeviceNDRange *Range);

@@ -80,8 +80,8 @@ enum class BlockQuery : uint32_t {
   MaxSubGroupSize, ///< for Range
   SubGroupCount,   ///< for Range
 };
-using BlockQueryFn = uint32_t (*)(struct WorkGroupContext *Ctx, uint32_t Query,
-                                  const char *Kernel, const DeviceNDRange *Range);
+using BlockQueryFn = uint32_t (*)(struct WorkGroupContext *Ctx, uint32_t Query, const char *Kernel,
+                                  const DeviceNDRange *Range);
 
 /// The runtime services JIT'd kernels call, in one table: the device makes
 /// one for the process and every WorkGroupContext points at it, so a kernel

@@ -7,7 +7,8 @@
 namespace weft::rt {
 
 KernelCommand::KernelCommand(CommandQueue &Q, Kernel &K, Kernel::Snapshot S, const NDRange &Range)
-    : LaunchCommand(Q, CL_COMMAND_NDRANGE_KERNEL), Kern(&K), Snap(std::move(S)), Empty(Range.empty()) {
+    : LaunchCommand(Q, CL_COMMAND_NDRANGE_KERNEL), Kern(&K), Snap(std::move(S)),
+      Empty(Range.empty()) {
   KernelLaunch &L = *Snap.Launch;
   L.WorkDim = Range.WorkDim;
   L.GlobalSize = Range.Global;

@@ -20,8 +20,8 @@ protected:
   void SetUp() override {
     WithQueue::SetUp();
     cl_uint MaxSize = 0;
-    ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof(MaxSize),
-                              &MaxSize, nullptr),
+    ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof(MaxSize), &MaxSize,
+                              nullptr),
               CL_SUCCESS);
     cl_queue_properties Props[] = {CL_QUEUE_PROPERTIES,
                                    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
@@ -64,15 +64,15 @@ protected:
 
 TEST_F(DeviceEnqueue, DeviceReportsDeviceQueuesAndOpenClC20) {
   cl_device_device_enqueue_capabilities Caps = 0;
-  ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof(Caps), &Caps,
-                            nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clGetDeviceInfo(Device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof(Caps), &Caps, nullptr),
+      CL_SUCCESS);
   EXPECT_EQ(Caps, cl_device_device_enqueue_capabilities(CL_DEVICE_QUEUE_SUPPORTED |
                                                         CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT));
   cl_command_queue_properties Props = 0;
-  ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, sizeof(Props), &Props,
-                            nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clGetDeviceInfo(Device, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, sizeof(Props), &Props, nullptr),
+      CL_SUCCESS);
   EXPECT_EQ(Props, cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
                                                CL_QUEUE_PROFILING_ENABLE));
   // The full profile's minimums.
@@ -104,17 +104,16 @@ __kernel void k(__global int *o) { queue_t q = get_default_queue(); o[0] = q != 
 TEST_F(DeviceEnqueue, DeviceQueueCreationRulesAndQueries) {
   cl_int Err;
   // The default: created once, then returned again with its count raised.
-  cl_queue_properties DefaultProps[] = {CL_QUEUE_PROPERTIES,
-                                        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
-                                            CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT,
-                                        0};
+  cl_queue_properties DefaultProps[] = {
+      CL_QUEUE_PROPERTIES,
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT, 0};
   cl_command_queue Again = clCreateCommandQueueWithProperties(Context, Device, DefaultProps, &Err);
   ASSERT_EQ(Err, CL_SUCCESS);
   EXPECT_EQ(Again, DeviceQueue);
   cl_uint Count = 0;
-  ASSERT_EQ(clGetCommandQueueInfo(DeviceQueue, CL_QUEUE_REFERENCE_COUNT, sizeof(Count), &Count,
-                                  nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clGetCommandQueueInfo(DeviceQueue, CL_QUEUE_REFERENCE_COUNT, sizeof(Count), &Count, nullptr),
+      CL_SUCCESS);
   EXPECT_EQ(Count, 2u);
   EXPECT_EQ(clReleaseCommandQueue(Again), CL_SUCCESS);
 
@@ -134,9 +133,9 @@ TEST_F(DeviceEnqueue, DeviceQueueCreationRulesAndQueries) {
   EXPECT_EQ(Size, Max);
   // Every queue names the default device queue; replacing it changes that.
   cl_command_queue Default = nullptr;
-  ASSERT_EQ(clGetCommandQueueInfo(Queue, CL_QUEUE_DEVICE_DEFAULT, sizeof(Default), &Default,
-                                  nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clGetCommandQueueInfo(Queue, CL_QUEUE_DEVICE_DEFAULT, sizeof(Default), &Default, nullptr),
+      CL_SUCCESS);
   EXPECT_EQ(Default, DeviceQueue);
   ASSERT_EQ(clSetDefaultDeviceCommandQueue(Context, Device, Other), CL_SUCCESS);
   ASSERT_EQ(clGetCommandQueueInfo(DeviceQueue, CL_QUEUE_DEVICE_DEFAULT, sizeof(Default), &Default,
@@ -379,8 +378,8 @@ __kernel void parent(__global int *order, __global ulong *times, __global int *o
   cl_ulong End = 0, Complete = 0;
   ASSERT_EQ(clGetEventProfilingInfo(Ev, CL_PROFILING_COMMAND_END, sizeof(End), &End, nullptr),
             CL_SUCCESS);
-  ASSERT_EQ(clGetEventProfilingInfo(Ev, CL_PROFILING_COMMAND_COMPLETE, sizeof(Complete),
-                                    &Complete, nullptr),
+  ASSERT_EQ(clGetEventProfilingInfo(Ev, CL_PROFILING_COMMAND_COMPLETE, sizeof(Complete), &Complete,
+                                    nullptr),
             CL_SUCCESS);
   EXPECT_LE(End, Complete);
   clReleaseEvent(Ev);

@@ -5,8 +5,8 @@
 // program entry points; separate compilation: embedded headers, objects
 // linked together and with libraries, binaries of objects and of linked
 // executables, and the errors of clCompileProgram and clLinkProgram.
-#include "ApiTest.h"
 #include "../support/Sanitizer.h"
+#include "ApiTest.h"
 
 #include <cstdio>
 #include <cstdlib>

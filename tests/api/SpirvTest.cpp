@@ -5,8 +5,8 @@
 // SPIR-V 1.1/1.4 instructions the translator cannot decode run after lowering,
 // and malformed or unsupported modules refused with CL_INVALID_VALUE (never
 // a crash: the translator asserts on what it cannot decode).
-#include "ApiTest.h"
 #include "../support/Sanitizer.h"
+#include "ApiTest.h"
 
 #include <algorithm>
 #include <cstring>
@@ -299,10 +299,9 @@ TEST_F(Spirv, PipesMovePacketsThroughAnIlProgram) {
 // does, with the block kernels as the module's kernels.
 TEST_F(Spirv, KernelsEnqueueKernelsThroughAnIlProgram) {
   cl_int Err;
-  cl_queue_properties Props[] = {CL_QUEUE_PROPERTIES,
-                                 CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
-                                     CL_QUEUE_ON_DEVICE_DEFAULT,
-                                 0};
+  cl_queue_properties Props[] = {
+      CL_QUEUE_PROPERTIES,
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT, 0};
   cl_command_queue DeviceQueue = clCreateCommandQueueWithProperties(Context, Device, Props, &Err);
   ASSERT_EQ(Err, CL_SUCCESS);
   cl_program P = fromIL(readSpirv("enqueue.spv"));

@@ -2,8 +2,8 @@
 // constructs) and the kernel descriptions of successful ones; separate
 // compilation (compileSource, link) with embedded headers, libraries,
 // duplicate and missing definitions, and link options.
-#include "KernelRunner.h"
 #include "../support/Sanitizer.h"
+#include "KernelRunner.h"
 
 #include <gtest/gtest.h>
 

@@ -798,14 +798,15 @@ entry:
     if (auto *Call = dyn_cast<CallInst>(&I)) {
       ASSERT_TRUE(Call->isIndirectCall()) << Call->getName().str();
       EXPECT_EQ(Call->getArgOperand(0), wi::extraArg(F, wi::Ctx));
-      auto *Addr = cast<GetElementPtrInst>(cast<LoadInst>(Call->getCalledOperand())->getPointerOperand());
+      auto *Addr =
+          cast<GetElementPtrInst>(cast<LoadInst>(Call->getCalledOperand())->getPointerOperand());
       Offsets.push_back(cast<ConstantInt>(Addr->getOperand(1))->getZExtValue());
       if (Offsets.back() == svc::EnqueueKernel) {
         ASSERT_EQ(Call->arg_size(), 11u);
         EXPECT_EQ(cast<ConstantInt>(Call->getArgOperand(2))->getZExtValue(), 1u); // flags
-        EXPECT_TRUE(isa<ConstantInt>(Call->getArgOperand(4)));                  // no events
+        EXPECT_TRUE(isa<ConstantInt>(Call->getArgOperand(4)));                    // no events
         EXPECT_TRUE(isa<ConstantPointerNull>(Call->getArgOperand(5)));
-        EXPECT_TRUE(isa<ConstantPointerNull>(Call->getArgOperand(10)));         // no locals
+        EXPECT_TRUE(isa<ConstantPointerNull>(Call->getArgOperand(10))); // no locals
       }
     }
   EXPECT_EQ(Offsets, (std::vector<uint64_t>{svc::DeviceEvent, svc::EnqueueKernel, svc::BlockQuery,

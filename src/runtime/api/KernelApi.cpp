@@ -236,8 +236,9 @@ Result<KernelArgValue> decodeArg(const Kernel &K, const KernelArgDesc &A, size_t
     WEFT_CHECK(!Q || !Q->onDevice(), CL_INVALID_DEVICE_QUEUE, "arg_value is not a device queue");
     WEFT_CHECK(&Q->context() != &K.program().context(), CL_INVALID_DEVICE_QUEUE,
                "the device queue belongs to another context");
-    return KernelArgValue(ArgBytes{std::vector<unsigned char>(
-        static_cast<const unsigned char *>(Value), static_cast<const unsigned char *>(Value) + Size)});
+    return KernelArgValue(
+        ArgBytes{std::vector<unsigned char>(static_cast<const unsigned char *>(Value),
+                                            static_cast<const unsigned char *>(Value) + Size)});
   }
   case ArgKind::Sampler: {
     WEFT_CHECK(Size != sizeof(cl_sampler), CL_INVALID_ARG_SIZE,

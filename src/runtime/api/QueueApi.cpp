@@ -31,8 +31,8 @@ Result<cl_command_queue> createQueue(cl_context C, cl_device_id Dev,
     return static_cast<cl_command_queue>(new CommandQueue(*Ctx, *D, Props, std::move(List), 0));
 
   // "values specified in properties are valid but are not supported by the device".
-  WEFT_CHECK(!(DeviceQueues.Capabilities & CL_DEVICE_QUEUE_SUPPORTED),
-             CL_INVALID_QUEUE_PROPERTIES, "the device has no device-side queues");
+  WEFT_CHECK(!(DeviceQueues.Capabilities & CL_DEVICE_QUEUE_SUPPORTED), CL_INVALID_QUEUE_PROPERTIES,
+             "the device has no device-side queues");
   // "If CL_QUEUE_ON_DEVICE is set, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
   // must also be set."
   WEFT_CHECK(!(Props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE), CL_INVALID_VALUE,
@@ -53,8 +53,8 @@ Result<cl_command_queue> createQueue(cl_context C, cl_device_id Dev,
     }
   // A device queue is a size and a default; CL_DEVICE_MAX_ON_DEVICE_QUEUES
   // is what the device promises, not a count it refuses beyond.
-  auto *Q = new CommandQueue(*Ctx, *D, Props, std::move(List),
-                             Size.value_or(DeviceQueues.PreferredSize));
+  auto *Q =
+      new CommandQueue(*Ctx, *D, Props, std::move(List), Size.value_or(DeviceQueues.PreferredSize));
   if (Default)
     Ctx->setDefaultDeviceQueue(*Q);
   return static_cast<cl_command_queue>(Q);
