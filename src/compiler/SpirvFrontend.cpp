@@ -11,12 +11,14 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
+#include <spirv-tools/libspirv.h>
 #include <spirv-tools/libspirv.hpp>
 
 #include <cstring>
 #include <iterator>
 #include <mutex>
 #include <sstream>
+#include <unordered_map>
 
 namespace weft::compiler {
 
@@ -61,6 +63,63 @@ std::string undecodable(const std::vector<uint32_t> &Words, size_t I) {
     return "";
   return "SPIR-V instruction with opcode " + std::to_string(Opcode) + " (word " +
          std::to_string(I) + ") is not supported";
+}
+
+/// Where the operand that must have the result's type is, in the
+/// instructions the translator turns into builtin calls whose mangled name
+/// comes from the operand's type alone; 0 for the others. SPIR-V requires
+/// the two types to be the same, but SPIRV-Tools 2023.1 does not check it
+/// for these, and a module where they differ makes the translator declare
+/// one builtin with two types, which it answers with report_fatal_error:
+/// an exit of the process.
+size_t sameTypedOperand(uint32_t Opcode) {
+  switch (Opcode) {
+  case 263: // OpGroupBroadcast: Scope, Value, LocalId
+    return 4;
+  case 264: case 265: case 266: case 267: case 268: case 269: case 270: case 271:
+    // OpGroupIAdd ... OpGroupSMax: Scope, Operation, X
+    return 5;
+  case 337: case 338: case 345: case 346: case 347: case 348:
+    // OpGroupNonUniformBroadcast(First), OpGroupNonUniformShuffle(Xor, Up, Down)
+    return 4;
+  case 5571: case 5572: case 5573: case 5574: // OpSubgroupShuffle*INTEL
+    return 3;
+  default:
+    // OpGroupNonUniformIAdd ... LogicalXor, OpGroupIMulKHR ... LogicalXorKHR
+    return (Opcode >= 349 && Opcode <= 364) || (Opcode >= 6401 && Opcode <= 6408) ? 5 : 0;
+  }
+}
+
+struct TypeCheck {
+  std::unordered_map<uint32_t, uint32_t> TypeOf; // result id -> its type
+  std::string Why;
+};
+
+/// Why the valid module Words has an instruction of the kind
+/// sameTypedOperand describes whose operand and result types differ, or "".
+std::string mistypedGroupOperation(const std::vector<uint32_t> &Words) {
+  TypeCheck Check;
+  spv_context Ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_4);
+  spvBinaryParse(
+      Ctx, &Check, Words.data(), Words.size(), nullptr,
+      [](void *User, const spv_parsed_instruction_t *P) -> spv_result_t {
+        auto &C = *static_cast<TypeCheck *>(User);
+        if (P->result_id != 0 && P->type_id != 0)
+          C.TypeOf[P->result_id] = P->type_id;
+        size_t At = sameTypedOperand(P->opcode);
+        if (At == 0 || At >= P->num_words || !C.Why.empty())
+          return SPV_SUCCESS;
+        auto Operand = C.TypeOf.find(P->words[At]);
+        if (Operand != C.TypeOf.end() && Operand->second != P->type_id)
+          C.Why = "the instruction with opcode " + std::to_string(P->opcode) + " that defines %" +
+                  std::to_string(P->result_id) + " has an operand of type %" +
+                  std::to_string(Operand->second) + " and a result of type %" +
+                  std::to_string(P->type_id) + "; SPIR-V requires them to be the same";
+        return SPV_SUCCESS;
+      },
+      nullptr);
+  spvContextDestroy(Ctx);
+  return Check.Why;
 }
 
 std::vector<uint32_t> toWords(const std::vector<unsigned char> &IL) {
@@ -113,12 +172,14 @@ std::string SpirvFrontend::validate(const std::vector<unsigned char> &IL) {
   for (size_t I = 5; I < Words.size(); I += Words[I] >> 16)
     if (std::string Why = undecodable(Words, I); !Why.empty())
       return "error: " + Why + "\n";
+  if (std::string Why = mistypedGroupOperation(Words); !Why.empty())
+    return "error: invalid SPIR-V: " + Why + "\n";
   return "";
 }
 
 std::map<uint32_t, uint32_t> SpirvFrontend::specConstants(const std::vector<unsigned char> &IL) {
   std::lock_guard<std::mutex> Lock(translatorMutex());
-  std::string Input = lowerSpirv(toWords(IL));
+  std::string Input = lowerSpirv(toWords(IL)).Bytes;
   std::vector<llvm::SpecConstInfoTy> Info;
   bool Ok = false;
   if (!runRecoverably([&] {
@@ -140,7 +201,7 @@ SpirvFrontend::translate(const std::vector<unsigned char> &IL,
   llvm::SmallVector<char, 0> Bitcode;
   {
     std::lock_guard<std::mutex> Lock(translatorMutex());
-    std::string Input = lowerSpirv(toWords(IL));
+    LoweredSpirv Lowered = lowerSpirv(toWords(IL));
     std::string Error;
     bool Translated = false;
     // The translation's objects live inside the recovered function: after a
@@ -156,12 +217,14 @@ SpirvFrontend::translate(const std::vector<unsigned char> &IL,
       Opts.enableGenArgNameMD();
       for (const auto &[Id, Value] : SpecValues)
         Opts.setSpecConst(Id, Value);
-      std::istringstream In(Input);
+      std::istringstream In(Lowered.Bytes);
       llvm::Module *Raw = nullptr;
       if (llvm::readSpirv(*Typed, Opts, In, Raw, Error)) {
         std::string Broken;
         llvm::raw_string_ostream OS(Broken);
-        if (llvm::verifyModule(*Raw, &OS)) {
+        if (std::string Clash = restoreSpirvNames(*Raw, Lowered); !Clash.empty()) {
+          Error = Clash;
+        } else if (llvm::verifyModule(*Raw, &OS)) {
           Error = "the translator produced invalid IR:\n" + OS.str();
         } else {
           llvm::raw_svector_ostream BOS(Bitcode);

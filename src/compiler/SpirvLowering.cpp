@@ -1,11 +1,15 @@
 // SPIR-V lowering for the translator; see SpirvLowering.h.
 #include "compiler/SpirvLowering.h"
 
+#include <llvm/IR/Function.h>
+#include <llvm/Support/raw_ostream.h>
 #include <spirv-tools/libspirv.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace weft::compiler {
@@ -13,6 +17,9 @@ namespace weft::compiler {
 namespace {
 
 enum Opcode : uint32_t {
+  OpName = 5,
+  OpEntryPoint = 15,
+  OpDecorate = 71,
   OpTypeInt = 21,
   OpTypeArray = 28,
   OpTypeStruct = 30,
@@ -46,6 +53,29 @@ enum Opcode : uint32_t {
 };
 
 constexpr uint32_t AddressingPhysical32 = 1;
+constexpr uint32_t DecorationLinkageAttributes = 41;
+
+/// The prefix of the names lowerSpirv gives the functions it renames.
+constexpr char RenamedPrefix[] = "__weft_spirv_fn.";
+
+/// True for a name in one of the namespaces the translator gives the
+/// builtin calls it makes.
+bool inBuiltinNamespace(const std::string &Name) {
+  return Name.rfind("_Z", 0) == 0 || Name.rfind("__spirv_", 0) == 0;
+}
+
+/// The literal string starting at W[At], and the index of the word after it.
+std::pair<std::string, size_t> stringAt(const std::vector<uint32_t> &W, size_t At) {
+  std::string S;
+  for (size_t I = At; I < W.size(); ++I)
+    for (unsigned B = 0; B < 4; ++B) {
+      char C = char(W[I] >> (8 * B) & 0xff);
+      if (C == 0)
+        return {S, I + 1};
+      S += C;
+    }
+  return {S, W.size()};
+}
 constexpr uint32_t MemoryVolatile = 0x1, MemoryAligned = 0x2, MemoryMakeAvailable = 0x8,
                    MemoryMakeVisible = 0x10;
 
@@ -71,7 +101,9 @@ public:
     spvContextDestroy(Ctx);
   }
 
-  std::string run() {
+  LoweredSpirv run() {
+    LoweredSpirv Result;
+    Result.Names = takeBuiltinNames();
     std::vector<uint32_t> Globals, Body;
     bool InFunctions = false;
     for (const Instruction &I : Module) {
@@ -88,7 +120,8 @@ public:
     All.insert(All.end(), Globals.begin(), Globals.end());
     All.insert(All.end(), NewGlobals.begin(), NewGlobals.end());
     All.insert(All.end(), Body.begin(), Body.end());
-    return std::string(reinterpret_cast<const char *>(All.data()), All.size() * 4);
+    Result.Bytes.assign(reinterpret_cast<const char *>(All.data()), All.size() * 4);
+    return Result;
   }
 
 private:
@@ -129,6 +162,65 @@ private:
   }
 
   uint32_t fresh() { return Bound++; }
+
+  /// Replaces the literal string at I.Words[At] with S.
+  static void replaceString(Instruction &I, size_t At, const std::string &S) {
+    size_t End = stringAt(I.Words, At).second;
+    std::vector<uint32_t> W(I.Words.begin(), I.Words.begin() + At);
+    size_t Base = W.size();
+    W.resize(Base + S.size() / 4 + 1, 0);
+    std::memcpy(&W[Base], S.data(), S.size()); // the host's byte order is the module's
+    W.insert(W.end(), I.Words.begin() + End, I.Words.end());
+    W[0] = uint32_t(W.size()) << 16 | I.opcode();
+    I.Words = std::move(W);
+  }
+
+  /// Renames the functions whose names are in a builtin namespace
+  /// (SpirvLowering.h); returns (new name, old name) for each.
+  std::vector<std::pair<std::string, std::string>> takeBuiltinNames() {
+    std::unordered_set<uint32_t> Functions;
+    for (const Instruction &I : Module)
+      if (I.opcode() == OpFunction)
+        Functions.insert(I.ResultId);
+    // Where each function's names are: (instruction, string word). The
+    // translator reads entry points, then OpNames, then decorations, and
+    // the last name it reads is the function's.
+    struct Site {
+      size_t Instruction, At;
+    };
+    std::map<uint32_t, std::vector<Site>> Sites;
+    for (size_t K = 0; K < Module.size(); ++K) {
+      const std::vector<uint32_t> &W = Module[K].Words;
+      switch (Module[K].opcode()) {
+      case OpEntryPoint:
+        if (W.size() > 3 && Functions.count(W[2]))
+          Sites[W[2]].push_back({K, 3});
+        break;
+      case OpName:
+        if (W.size() > 2 && Functions.count(W[1]))
+          Sites[W[1]].push_back({K, 2});
+        break;
+      case OpDecorate:
+        if (W.size() > 3 && W[2] == DecorationLinkageAttributes && Functions.count(W[1]))
+          Sites[W[1]].push_back({K, 3});
+        break;
+      default:
+        break;
+      }
+    }
+    std::vector<std::pair<std::string, std::string>> Renamed;
+    for (const auto &[Id, Where] : Sites) {
+      const Site &Last = Where.back();
+      std::string Name = stringAt(Module[Last.Instruction].Words, Last.At).first;
+      if (!inBuiltinNamespace(Name))
+        continue;
+      std::string As = RenamedPrefix + std::to_string(Id);
+      for (const Site &S : Where)
+        replaceString(Module[S.Instruction], S.At, As);
+      Renamed.emplace_back(As, Name);
+    }
+    return Renamed;
+  }
 
   void emit(std::initializer_list<uint32_t> Words) {
     Out->push_back(uint32_t(Words.size()) << 16 | *Words.begin());
@@ -320,6 +412,41 @@ bool isLoweredSpirvOpcode(uint32_t Opcode) {
   }
 }
 
-std::string lowerSpirv(const std::vector<uint32_t> &Words) { return Lowering(Words).run(); }
+LoweredSpirv lowerSpirv(const std::vector<uint32_t> &Words) { return Lowering(Words).run(); }
+
+std::string restoreSpirvNames(llvm::Module &M, const LoweredSpirv &Lowered) {
+  auto typeOf = [](const llvm::Function *F) {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    F->getFunctionType()->print(OS);
+    return OS.str();
+  };
+  for (const auto &[As, Name] : Lowered.Names) {
+    llvm::Function *F = M.getFunction(As);
+    if (F == nullptr)
+      continue;
+    llvm::Function *Other = M.getFunction(Name);
+    if (Other == nullptr) {
+      F->setName(Name);
+      continue;
+    }
+    if (Other->getFunctionType() != F->getFunctionType())
+      return "the function '" + Name + "' is declared with the type " + typeOf(F) +
+             ", but the module's instructions need the builtin of that name, or another "
+             "function of the module has that name, with the type " +
+             typeOf(Other);
+    if (F->isDeclaration()) {
+      F->replaceAllUsesWith(Other);
+      F->eraseFromParent();
+    } else if (Other->isDeclaration()) {
+      Other->replaceAllUsesWith(F);
+      Other->eraseFromParent();
+      F->setName(Name);
+    } else {
+      return "two functions of the module are both named '" + Name + "'";
+    }
+  }
+  return "";
+}
 
 } // namespace weft::compiler

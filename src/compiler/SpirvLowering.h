@@ -36,12 +36,25 @@
 // padding after every literal string's terminator (the validator allows
 // any padding; the translator asserts on it).
 //
+// And it takes the functions out of the translator's builtin namespaces.
+// The translator names the builtin calls it makes from instructions with
+// Itanium-mangled (`_Z...`) or `__spirv_` names, and a module function
+// already holding such a name with another type ends it in
+// report_fatal_error, which exits the process. A module function whose
+// name (its LinkageAttributes name, else its OpName, else its entry-point
+// name) begins with either prefix is translated as `__weft_spirv_fn.<id>`;
+// restoreSpirvNames gives the names back afterwards (or says why it
+// cannot).
+//
 // Limits: the input must have passed validation; an OpCopyLogical of an
 // array copies it element by element, so its cost grows with the length.
 #pragma once
 
+#include <llvm/IR/Module.h>
+
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace weft::compiler {
@@ -49,7 +62,19 @@ namespace weft::compiler {
 /// True if Opcode is one that lowerSpirv rewrites away.
 bool isLoweredSpirvOpcode(uint32_t Opcode);
 
-/// The words of a valid module, rewritten as described above, as bytes.
-std::string lowerSpirv(const std::vector<uint32_t> &Words);
+struct LoweredSpirv {
+  std::string Bytes;                                       ///< the rewritten module
+  std::vector<std::pair<std::string, std::string>> Names; ///< (translated as, original)
+};
+
+/// The words of a valid module, rewritten as described above.
+LoweredSpirv lowerSpirv(const std::vector<uint32_t> &Words);
+
+/// Gives M's functions the names lowerSpirv took from them. A function
+/// whose name the translator has meanwhile given to a builtin declaration
+/// of the same type becomes that declaration if it is one itself (an
+/// import of the builtin). Returns why a name cannot be given back (the
+/// same name for functions of two types, or for two bodies), or "".
+std::string restoreSpirvNames(llvm::Module &M, const LoweredSpirv &Lowered);
 
 } // namespace weft::compiler
