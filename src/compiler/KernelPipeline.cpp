@@ -57,6 +57,7 @@
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/ChainInterleavePass.h"
 #include "compiler/DeviceEnqueuePass.h"
 #include "compiler/HostTarget.h"
 #include "compiler/ImageDescriptorPass.h"
@@ -294,6 +295,8 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
     FPM.addPass(BoundsCheckVersioningPass());
     FPM.addPass(VectorTypeScalarizerPass());
+    if (!std::getenv("WEFT_NO_CHAIN_INTERLEAVE"))
+      FPM.addPass(ChainInterleavePass());
   });
   // After the vectorizers: a double2 builtin's per-lane libm calls become
   // one call of the vector form; vector frems are computed in vector

@@ -53,9 +53,10 @@ namespace {
 constexpr uint64_t MaxRegionNests = 32;
 
 /// Emits `IV = 0; do { Body(IV); } while (++IV < Count)` at B's position and
-/// leaves B at the loop exit. Count is at least 1 (a local size).
+/// leaves B at the loop exit. Count is at least 1 (a local size). A loop
+/// over work-items is marked so (wi::WorkItemLoopMD).
 void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
-                     function_ref<void(Value *)> Body) {
+                     function_ref<void(Value *)> Body, bool OverWorkItems = false) {
   Function *F = B.GetInsertBlock()->getParent();
   LLVMContext &C = F->getContext();
   BasicBlock *Pre = B.GetInsertBlock();
@@ -68,7 +69,14 @@ void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
   Body(IV);
   Value *Next = B.CreateAdd(IV, B.getInt64(1), Name + ".next", /*HasNUW=*/true, /*HasNSW=*/true);
   IV->addIncoming(Next, B.GetInsertBlock());
-  B.CreateCondBr(B.CreateICmpULT(Next, Count), Head, Exit);
+  BranchInst *Latch = B.CreateCondBr(B.CreateICmpULT(Next, Count), Head, Exit);
+  if (OverWorkItems) {
+    MDNode *Attr = MDNode::get(C, MDString::get(C, wi::WorkItemLoopMD));
+    TempMDTuple Self = MDNode::getTemporary(C, None);
+    MDNode *Id = MDNode::get(C, {Self.get(), Attr});
+    Id->replaceOperandWith(0, Id);
+    Latch->setMetadata(LLVMContext::MD_loop, Id);
+  }
   B.SetInsertPoint(Exit);
 }
 
@@ -148,7 +156,7 @@ void emitWorkGroupFunction(Function &WI) {
             B.CreateStore(
                 B.CreateBinaryIntrinsic(Intrinsic::smax, B.CreateLoad(B.getInt32Ty(), NextSlot), R),
                 NextSlot);
-        });
+        }, /*OverWorkItems=*/true);
       });
     });
   };

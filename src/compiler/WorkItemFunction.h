@@ -21,6 +21,9 @@ constexpr const char *Prefix = "__weft_wi_";
 constexpr const char *WorkGroupPrefix = "__weft_wg_";
 /// Attribute naming the kernel a work-item/work-group function came from.
 constexpr const char *KernelAttr = "weft-kernel";
+/// Loop attribute (llvm.loop metadata) of the loops over a work-group's x
+/// axis (WorkGroupLoopPass), whose iterations are work-items.
+constexpr const char *WorkItemLoopMD = "weft.work-item-loop";
 constexpr const char *FrameSizeAttr = "weft-frame-size";
 constexpr const char *LocalSizeAttr = "weft-local-size";
 constexpr const char *PrivateSizeAttr = "weft-private-size";

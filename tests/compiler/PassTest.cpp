@@ -4,6 +4,7 @@
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/ChainInterleavePass.h"
 #include "compiler/DeviceEnqueuePass.h"
 #include "compiler/ImageDescriptorPass.h"
 #include "compiler/KernelPipeline.h"
@@ -540,6 +541,125 @@ TEST(PassTest, BoundsChecksVersionWorkItemLoops) {
     runOnFunction(BoundsCheckVersioningPass(), F);
     EXPECT_EQ(shapeOf(F).Loops, 1u) << Name << " was versioned";
   }
+}
+
+// Work-item loops whose body is one long chain of multiply-adds. With no
+// target in the pass builder a vector register holds one lane, so an
+// interleave count IC needs IC work-items. The IR that comes out:
+//   chain (trip count %n):  entry: %0 = add i64 umax(%n, 1), -1
+//                           %chain.wide = icmp uge i64 %0, 7
+//                           br %chain.wide, %x.loop.ph, %x.loop.ph.short
+//                           x.loop: ... !{"llvm.loop.interleave.count", i32 8}
+//                           x.loop.short: ... !{"weft.chain.short"}
+//   chain16 (trip count 4): interleave.count 4, not versioned
+//   wide (eight chains of four): nothing
+//   vector (a float4 chain): unroll.count 8, interleave.count 1
+//   not_work_items (no work-item loop marker): nothing
+TEST(PassTest, LongChainsInWorkItemLoopsInterleaveWhereTheGroupIsWideEnough) {
+  LLVMContext C;
+  auto chainOf = [](const std::string &Type, const std::string &Prefix, int Length) {
+    std::string Body;
+    for (int I = 0; I < Length; ++I)
+      Body += "  %" + Prefix + std::to_string(I + 1) + " = call " + Type + " @llvm.fmuladd." +
+              (Type == "float" ? "f32" : "v4f32") + "(" + Type + " %" + Prefix +
+              std::to_string(I) + ", " + Type + " %a, " + Type + " %b)\n";
+    return Body;
+  };
+  auto kernel = [](const std::string &Name, const std::string &Type, const std::string &Trip,
+                   const std::string &Chains, const std::string &Last, bool Marked) {
+    return "define void @" + Name + "(ptr %p, " + Type + " %a, " + Type + " %b, i64 %n) {\n" +
+           "entry:\n  br label %x.loop\nx.loop:\n"
+           "  %x = phi i64 [ 0, %entry ], [ %x.next, %x.loop ]\n"
+           "  %q = getelementptr " + Type + ", ptr %p, i64 %x\n  %v0 = load " + Type +
+           ", ptr %q\n" + Chains + "  store " + Type + " " + Last + ", ptr %q\n" +
+           "  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, " + Trip + "\n" +
+           "  br i1 %c, label %x.loop, label %exit" + (Marked ? ", !llvm.loop !0" : "") +
+           "\nexit:\n  ret void\n}\n";
+  };
+  // Eight chains of four, summed: the same 32 operations plus the sums,
+  // the longest chain 4 + 3.
+  std::string Wide;
+  for (int K = 0; K < 8; ++K)
+    for (int I = 0; I < 4; ++I)
+      Wide += "  %w" + std::to_string(K) + "_" + std::to_string(I + 1) +
+              " = call float @llvm.fmuladd.f32(float " +
+              (I ? "%w" + std::to_string(K) + "_" + std::to_string(I) : std::string("%v0")) +
+              ", float %a, float %b)\n";
+  Wide += "  %s0 = fadd float %w0_4, %w1_4\n  %s1 = fadd float %w2_4, %w3_4\n"
+          "  %s2 = fadd float %w4_4, %w5_4\n  %s3 = fadd float %w6_4, %w7_4\n"
+          "  %s4 = fadd float %s0, %s1\n  %s5 = fadd float %s2, %s3\n  %s6 = fadd float %s4, %s5\n";
+  const std::string Text =
+      "declare float @llvm.fmuladd.f32(float, float, float)\n"
+      "declare <4 x float> @llvm.fmuladd.v4f32(<4 x float>, <4 x float>, <4 x float>)\n" +
+      kernel("chain", "float", "%n", chainOf("float", "v", 32), "%v32", true) +
+      kernel("chain16", "float", "4", chainOf("float", "v", 32), "%v32", true) +
+      kernel("wide", "float", "%n", Wide, "%s6", true) +
+      kernel("vector", "<4 x float>", "%n", chainOf("<4 x float>", "v", 32), "%v32", true) +
+      kernel("not_work_items", "float", "%n", chainOf("float", "v", 32), "%v32", false) +
+      "!0 = distinct !{!0, !1}\n!1 = !{!\"" + wi::WorkItemLoopMD + "\"}\n";
+  auto M = parse(C, Text.c_str());
+  ASSERT_TRUE(M);
+  struct Loops {
+    unsigned Count = 0, Short = 0;
+    std::vector<int64_t> Interleave, Unroll;
+  };
+  auto loopsOf = [](Function &F) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    Loops R;
+    auto value = [](const Loop *L, const char *Name) -> int64_t {
+      const MDOperand *Op = findStringMetadataForLoop(L, Name).value_or(nullptr);
+      return Op ? mdconst::extract<ConstantInt>(*Op)->getSExtValue() : 0;
+    };
+    for (Loop *L : LI) {
+      ++R.Count;
+      R.Short += findOptionMDForLoop(L, ChainInterleavePass::ShortLoopMD) != nullptr;
+      R.Interleave.push_back(value(L, "llvm.loop.interleave.count"));
+      R.Unroll.push_back(value(L, "llvm.loop.unroll.count"));
+    }
+    std::sort(R.Interleave.begin(), R.Interleave.end());
+    return R;
+  };
+  auto run = [&](const char *Name) {
+    Function &F = *M->getFunction(Name);
+    runOnFunction(ChainInterleavePass(), F);
+    return loopsOf(F);
+  };
+  Loops Chain = run("chain");
+  EXPECT_EQ(Chain.Count, 2u);
+  EXPECT_EQ(Chain.Short, 1u);
+  EXPECT_EQ(Chain.Interleave, (std::vector<int64_t>{0, 8}));
+  std::string Out;
+  raw_string_ostream OS(Out);
+  M->getFunction("chain")->print(OS);
+  // The backedge-taken count, umax(n, 1) - 1, against VF x IC - 1.
+  EXPECT_NE(OS.str().find("icmp uge i64 %0, 7\n  br i1 %chain.wide, label %x.loop.ph, label "
+                          "%x.loop.ph.short"),
+            std::string::npos)
+      << OS.str();
+
+  Loops Chain16 = run("chain16");
+  EXPECT_EQ(Chain16.Count, 1u);
+  EXPECT_EQ(Chain16.Interleave, (std::vector<int64_t>{4}));
+
+  Loops WideLoops = run("wide");
+  EXPECT_EQ(WideLoops.Count, 1u);
+  EXPECT_EQ(WideLoops.Interleave, (std::vector<int64_t>{0}));
+
+  Loops Vector = run("vector");
+  EXPECT_EQ(Vector.Count, 1u);
+  EXPECT_EQ(Vector.Unroll, (std::vector<int64_t>{8}));
+  EXPECT_EQ(Vector.Interleave, (std::vector<int64_t>{1}));
+
+  Loops Unmarked = run("not_work_items");
+  EXPECT_EQ(Unmarked.Count, 1u);
+  EXPECT_EQ(Unmarked.Interleave, (std::vector<int64_t>{0}));
+
+  // A second run changes nothing.
+  Function &F = *M->getFunction("chain");
+  const size_t Size = F.getInstructionCount();
+  runOnFunction(ChainInterleavePass(), F);
+  EXPECT_EQ(F.getInstructionCount(), Size);
 }
 
 TEST(PassTest, AtomicLibraryCallsBecomeInstructionsOfTheirOrder) {

@@ -6,6 +6,7 @@
 // accuracy against the OpenCL C bounds is checked in
 // BuiltinTest.VectorMathMeetsTheBounds.
 #include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/ChainInterleavePass.h"
 #include "compiler/BuildOptions.h"
 #include "compiler/ClangFrontend.h"
 #include "compiler/HostTarget.h"
@@ -815,6 +816,40 @@ TEST(VectorizeTest, BarrierKernelsUnrollLaneLoops) {
   for (Instruction &I : instructions(*WG))
     if (isa<BinaryOperator>(I) && I.getType()->isDoubleTy())
       ADD_FAILURE() << "k_cbrt_double4 has a scalar " << I.getOpcodeName();
+}
+
+// A chain of 64 dependent multiply-adds per work-item (ChainInterleavePass):
+// in float the work-item loop is vectorized and interleaved, in float8 (which
+// keeps its vectors) unrolled, so that the FMA units have 8 chains in flight
+// rather than one. A copy of the float loop, for work-groups too narrow for
+// the interleaved loop, keeps one vector chain.
+TEST(VectorizeTest, LongChainsHaveSeveralWorkItemsInFlight) {
+  const std::string Source =
+      "#define MAD(T, NAME) kernel void NAME(global T *p, float a, float b) { \\\n"
+      "  size_t i = get_global_id(0); T v = p[i];                                \\\n"
+      "  for (int k = 0; k < 64; ++k) v = v * a + b;                             \\\n"
+      "  p[i] = v; }\n"
+      "MAD(float, mad1)\nMAD(float8, mad8)\n";
+  LLVMContext C;
+  std::unique_ptr<Module> M = compileSource(C, Source, "");
+  ASSERT_TRUE(M);
+  // The multiply-adds on vectors (of work-items' lanes, or float8s).
+  auto vectorFmas = [](Function &F) {
+    unsigned N = 0;
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<IntrinsicInst>(&I); Call && Call->getType()->isVectorTy() &&
+                                                    (Call->getIntrinsicID() == Intrinsic::fma ||
+                                                     Call->getIntrinsicID() == Intrinsic::fmuladd))
+        ++N;
+    return N;
+  };
+  Function *Mad1 = M->getFunction(std::string(wi::WorkGroupPrefix) + "mad1");
+  Function *Mad8 = M->getFunction(std::string(wi::WorkGroupPrefix) + "mad8");
+  ASSERT_TRUE(Mad1 && Mad8);
+  EXPECT_GE(vectorFmas(*Mad1), 64u * 8) << "mad1 was not interleaved";
+  // The short copy, vectorized: its vector loop and its remainder.
+  EXPECT_GE(loopsWith(*Mad1, ChainInterleavePass::ShortLoopMD), 1u);
+  EXPECT_GE(vectorFmas(*Mad8), 64u * 8) << "mad8 was not unrolled";
 }
 
 // Work-item queries on a path only some work-items take (after a bounds

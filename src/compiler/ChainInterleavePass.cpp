@@ -1,0 +1,204 @@
+// ChainInterleavePass (see the header).
+//
+// For each innermost work-item loop L (WorkGroupLoopPass marks them; the
+// edge loops BoundsCheckVersioningPass keeps unvectorized are left alone)
+// without an interleave count of its own:
+//   1. Walk L's blocks in reverse post-order. An instruction's depth is the
+//      largest depth of its operands defined in L (a phi is 0: what it
+//      carries comes from the previous iteration), plus one if it is a
+//      floating-point operation (fadd, fsub, fmul, fdiv, frem, fneg,
+//      fma/fmuladd).
+//   2. Chain = the largest depth; Ops = the number of floating-point
+//      operations. If Chain >= MinChain and Ops / Chain < TargetChains,
+//      IC is the power of two at or above TargetChains * Chain / Ops, at
+//      most MaxInterleave.
+//   3. VF = the target's vector register width over the chain's element
+//      width. A constant trip count T gives IC the largest power of two
+//      with VF x IC <= T (none below 2); otherwise L is versioned on
+//      `backedge-taken count >= VF x IC - 1`, and the copy for shorter
+//      work-groups is marked and left as it was.
+#include "compiler/ChainInterleavePass.h"
+
+#include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/WorkItemFunction.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/LoopIterator.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Support/MathExtras.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+
+using namespace llvm;
+
+namespace weft::compiler {
+
+namespace {
+
+bool isFloatOp(const Instruction &I) {
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+  case Instruction::FMul:
+  case Instruction::FDiv:
+  case Instruction::FRem:
+  case Instruction::FNeg:
+    return true;
+  default:
+    break;
+  }
+  if (const auto *II = dyn_cast<IntrinsicInst>(&I))
+    return II->getIntrinsicID() == Intrinsic::fma || II->getIntrinsicID() == Intrinsic::fmuladd;
+  return false;
+}
+
+bool isCandidate(const Loop &L) {
+  return L.isInnermost() && findOptionMDForLoop(&L, wi::WorkItemLoopMD) &&
+         !BoundsCheckVersioningPass::isEdgeLoop(L) &&
+         !findOptionMDForLoop(&L, ChainInterleavePass::ShortLoopMD) &&
+         !findOptionMDForLoop(&L, "llvm.loop.interleave.count") && L.getLoopLatch() &&
+         L.getExitingBlock() == L.getLoopLatch() && L.getUniqueExitBlock();
+}
+
+/// Makes L's copy for work-groups narrower than VF x IC, runs L itself only
+/// for wider ones, and marks both. False if it could not (nothing changed
+/// but L's simplified form).
+bool version(Loop &L, unsigned MinTrip, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
+             AssumptionCache &AC) {
+  simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
+  formLCSSARecursively(L, DT, &LI, &SE);
+  BasicBlock *Preheader = L.getLoopPreheader();
+  BasicBlock *Exiting = L.getExitingBlock();
+  BasicBlock *Exit = L.getExitBlock();
+  if (!Preheader || !Exiting || !Exit)
+    return false;
+  const SCEV *Taken = SE.getBackedgeTakenCount(&L);
+  SCEVExpander Exp(SE, Preheader->getModule()->getDataLayout(), "chain");
+  Instruction *At = Preheader->getTerminator();
+  if (isa<SCEVCouldNotCompute>(Taken) || !Exp.isSafeToExpandAt(Taken, At))
+    return false;
+  Value *TakenV = Exp.expandCodeFor(Taken, Taken->getType(), At);
+  IRBuilder<> B(At);
+  Value *Wide = B.CreateICmpUGE(TakenV, ConstantInt::get(Taken->getType(), MinTrip - 1),
+                                "chain.wide");
+
+  BasicBlock *WidePreheader = SplitBlock(Preheader, Preheader->getTerminator(), &DT, &LI, nullptr,
+                                         L.getHeader()->getName() + ".ph");
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 16> ShortBlocks;
+  Loop *Short = cloneLoopWithPreheader(WidePreheader, Preheader, &L, VMap, ".short", &LI, &DT,
+                                       ShortBlocks);
+  remapInstructionsInBlocks(ShortBlocks, VMap);
+  Instruction *OldBranch = Preheader->getTerminator();
+  BranchInst::Create(WidePreheader, Short->getLoopPreheader(), Wide, OldBranch);
+  OldBranch->eraseFromParent();
+  DT.changeImmediateDominator(Exit, Preheader);
+  for (PHINode &Phi : Exit->phis()) {
+    Value *FromLoop = Phi.getIncomingValueForBlock(Exiting);
+    Value *FromShort = VMap.lookup(FromLoop);
+    Phi.addIncoming(FromShort ? FromShort : FromLoop, cast<BasicBlock>(VMap[Exiting]));
+  }
+  formDedicatedExitBlocks(&L, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
+  formDedicatedExitBlocks(Short, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
+  addStringMetadataToLoop(Short, ChainInterleavePass::ShortLoopMD);
+  return true;
+}
+
+} // namespace
+
+ChainInterleavePass::Need ChainInterleavePass::interleaveFor(Loop &L, LoopInfo &LI) {
+  LoopBlocksRPO RPO(&L);
+  RPO.perform(&LI);
+  DenseMap<const Instruction *, unsigned> Depth;
+  unsigned Chain = 0, Ops = 0;
+  Type *Element = nullptr;
+  for (BasicBlock *BB : RPO)
+    for (Instruction &I : *BB) {
+      if (isa<PHINode>(I))
+        continue;
+      unsigned D = 0;
+      for (const Value *Op : I.operands())
+        if (const auto *OpI = dyn_cast<Instruction>(Op))
+          if (auto It = Depth.find(OpI); It != Depth.end())
+            D = std::max(D, It->second);
+      if (isFloatOp(I)) {
+        ++D;
+        ++Ops;
+        if (D > Chain)
+          Element = I.getType();
+      }
+      Depth[&I] = D;
+      Chain = std::max(Chain, D);
+    }
+  if (Chain < MinChain || Ops >= TargetChains * Chain)
+    return {};
+  const unsigned Want = unsigned((uint64_t(TargetChains) * Chain + Ops - 1) / Ops);
+  const unsigned Count = std::min<unsigned>(MaxInterleave, unsigned(PowerOf2Ceil(Want)));
+  if (Count < 2)
+    return {};
+  return {Count, Element->getScalarType(), Element->isVectorTy()};
+}
+
+PreservedAnalyses ChainInterleavePass::run(Function &F, FunctionAnalysisManager &FAM) {
+  bool Changed = false;
+  const TargetTransformInfo &TTI = FAM.getResult<TargetIRAnalysis>(F);
+  const uint64_t VectorBits =
+      TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedSize();
+  // One loop a round, on fresh analyses: versioning changes the CFG.
+  SmallPtrSet<const BasicBlock *, 8> Tried;
+  for (bool Round = true; Round;) {
+    Round = false;
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    AssumptionCache &AC = FAM.getResult<AssumptionAnalysis>(F);
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      if (!isCandidate(*L) || !Tried.insert(L->getHeader()).second)
+        continue;
+      Need N = interleaveFor(*L, LI);
+      if (N.Count == 0)
+        continue;
+      if (N.Vector) {
+        // The loop vectorizer takes no loop that computes on vectors, nor
+        // interleaves one: unrolled, the work-items' chains are side by
+        // side all the same, and the remainder is the unroller's.
+        addStringMetadataToLoop(L, "llvm.loop.unroll.count", N.Count);
+        addStringMetadataToLoop(L, "llvm.loop.interleave.count", 1);
+        Changed = true;
+        continue;
+      }
+      const uint64_t Lanes =
+          std::max<uint64_t>(1, VectorBits / std::max<uint64_t>(1, N.Element->getPrimitiveSizeInBits()));
+      unsigned Count = N.Count;
+      const SCEV *Taken = SE.getBackedgeTakenCount(L);
+      if (const auto *Constant = dyn_cast<SCEVConstant>(Taken)) {
+        const uint64_t Trip = Constant->getAPInt().getLimitedValue() + 1;
+        while (Count >= 2 && Lanes * Count > Trip)
+          Count /= 2;
+        if (Count < 2)
+          continue;
+      } else if (!version(*L, unsigned(Lanes * Count), LI, DT, SE, AC)) {
+        continue;
+      }
+      addStringMetadataToLoop(L, "llvm.loop.interleave.count", Count);
+      Changed = Round = true;
+      FAM.invalidate(F, PreservedAnalyses::none());
+      break;
+    }
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace weft::compiler

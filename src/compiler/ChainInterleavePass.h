@@ -1,0 +1,76 @@
+// ChainInterleavePass: a work-item loop whose body is a long chain of
+// dependent floating-point operations (GPU code's `for (k...) v = v * a + b`,
+// unrolled) interleaves, so that several vectors of work-items have their
+// chains in flight at once and the FMA units stay busy; and it does so only
+// where the work-group is wide enough for it.
+//
+// The loop vectorizer packs work-items into lanes, but it interleaves (runs
+// several vector iterations side by side) only small loops: a body of 128
+// dependent multiply-adds got one vector chain, and every multiply-add
+// waited for the one before, four cycles on a unit that could start two a
+// cycle: an eighth of the FMA peak. This pass measures the body's
+// instruction-level parallelism in floating-point operations (their count
+// over the longest chain of them) and, where the chain is long and the
+// parallelism low, gives the loop an interleave count IC (TargetChains over
+// the parallelism, a power of two, at most MaxInterleave).
+//
+// An interleaved vector loop needs VF x IC work-items (VF: the lanes of a
+// vector register of the chain's type) or it does not run at all: the
+// vectorizer's minimum-iteration check sends a shorter loop to the scalar
+// remainder. The trip count of a work-item loop is the work-group's width,
+// known only at the launch (a tiled SGEMM's 16 against the 64 that 8 float
+// lanes x 8 need), so the loop is versioned on it:
+//
+// Before:                                 After:
+//   x.ph:                                   x.ph:
+//                                             %wide = icmp uge i64 %taken, VF*IC-1
+//                                             br %wide, %x.loop.ph, %x.loop.short.ph
+//   x.loop:                                 x.loop:                 (interleave.count IC)
+//     %v1 = fma(%v0, a, b)                    %v1 = fma(%v0, a, b) ...
+//     ...  %v128 = fma(%v127, a, b)         x.loop.short:           (as before, the
+//     br %c, %x.loop, %exit                   ...                    vectorizer's choice)
+//
+// A loop whose trip count is a constant is not versioned: it gets the
+// largest count its trip count allows, or none.
+//
+// Limits: the work-item loop must be innermost but for its builtins' lane
+// loops (its inner loops unrolled) and have one exit at its latch; a body
+// with enough independent operations, or with a chain shorter than
+// MinChain, is left to the vectorizer's own choice; integer chains are not
+// measured. The short copy doubles the loop's code (and its compile time).
+#pragma once
+
+#include <llvm/IR/PassManager.h>
+
+namespace llvm {
+class Loop;
+class LoopInfo;
+class Type;
+} // namespace llvm
+
+namespace weft::compiler {
+
+class ChainInterleavePass : public llvm::PassInfoMixin<ChainInterleavePass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+  /// What L's body asks for: an interleave count (0: none) and the
+  /// floating-point type of its longest chain.
+  struct Need {
+    unsigned Count = 0;
+    llvm::Type *Element = nullptr;
+    bool Vector = false; ///< the chain computes on vectors
+  };
+  static Need interleaveFor(llvm::Loop &L, llvm::LoopInfo &LI);
+
+  /// Floating-point operations in flight that keep a core's FMA units busy
+  /// (two units, four cycles of latency).
+  static constexpr unsigned TargetChains = 8;
+  static constexpr unsigned MaxInterleave = 8;
+  /// Shorter chains are the vectorizer's business.
+  static constexpr unsigned MinChain = 16;
+  /// The loop attribute that marks the short copy of a versioned loop.
+  static constexpr const char *ShortLoopMD = "weft.chain.short";
+};
+
+} // namespace weft::compiler
