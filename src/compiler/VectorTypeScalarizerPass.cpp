@@ -1,7 +1,9 @@
 #include "compiler/VectorTypeScalarizerPass.h"
 
 #include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/ChainInterleavePass.h"
 #include "compiler/LaneLoopUnrollPass.h"
+#include "compiler/WorkItemFunction.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -13,6 +15,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Scalar/ADCE.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 
 #include <algorithm>
 
@@ -82,9 +85,20 @@ bool accessesMemoryEveryIteration(const Loop &L, const DominatorTree &DT,
   return true;
 }
 
+// Whether L is a work-item loop whose body is a long dependent chain on
+// vectors (ChainInterleavePass): split, it has one chain per lane, and
+// vectorized across work-items, one vector chain per lane, which is what
+// the FMA units need, however wide the vectors were.
+bool isVectorChainLoop(Loop &L, LoopInfo &LI) {
+  if (!L.isInnermost() || !findOptionMDForLoop(&L, wi::WorkItemLoopMD))
+    return false;
+  return ChainInterleavePass::interleaveFor(L, LI).Vector;
+}
+
 // Whether F computes on vectors in loops, only in innermost ones (but for
 // lane loops) that access memory on every iteration and on vectors of at
-// most MaxVectorBits and MaxLanes: the functions run() splits.
+// most MaxVectorBits and MaxLanes, or in chain loops (isVectorChainLoop),
+// whose vectorization is then forced: the functions run() splits.
 bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
@@ -93,20 +107,25 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
   const SmallVector<Loop *, 4> LaneLoops = LaneLoopUnrollPass::laneLoops(LI, SE);
   const SmallPtrSet<const Value *, 8> LaneArrays = laneArrays(LaneLoops);
   SmallPtrSet<const Loop *, 4> Checked;
+  SmallPtrSet<Loop *, 4> Chains;
   bool InLoop = false;
   for (Instruction &I : instructions(F)) {
     const VectorExtent E = vectorExtent(I, DL);
     if (!E.Bits)
       continue;
-    const Loop *L = LI.getLoopFor(I.getParent());
+    Loop *L = LI.getLoopFor(I.getParent());
     if (L && is_contained(LaneLoops, L))
       L = L->getParentLoop();
     if (!L)
       continue;
-    if (E.Bits > VectorTypeScalarizerPass::MaxVectorBits ||
-        E.Lanes > VectorTypeScalarizerPass::MaxLanes ||
-        !LaneLoopUnrollPass::innermostButLanes(*L, LaneLoops))
+    if (!LaneLoopUnrollPass::innermostButLanes(*L, LaneLoops))
       return false;
+    if (E.Bits > VectorTypeScalarizerPass::MaxVectorBits ||
+        E.Lanes > VectorTypeScalarizerPass::MaxLanes) {
+      if (!Chains.contains(L) && !isVectorChainLoop(*L, LI))
+        return false;
+      Chains.insert(L);
+    }
     // An edge loop runs only where a bounds check fails in the work-group:
     // there the split accesses are predicated lane by lane, as is.
     if (Checked.insert(L).second && !BoundsCheckVersioningPass::isEdgeLoop(*L) &&
@@ -114,6 +133,9 @@ bool worthScalarizing(Function &F, FunctionAnalysisManager &FAM) {
       return false;
     InLoop = true;
   }
+  if (InLoop)
+    for (Loop *L : Chains)
+      addStringMetadataToLoop(L, "llvm.loop.vectorize.enable", 1);
   return InLoop;
 }
 

@@ -23,7 +23,14 @@
 // then leaves the loop scalar; and vectors of more lanes (uchar16, short8)
 // make groups it takes 64 work-items at a time, shuffles of 1 KiB that take
 // seconds to build and run several times slower than the vectors whole.
-// Such functions keep their vectors, which the SLP vectorizer uses as
+// The exception is a work-item loop whose body is a long dependent chain on
+// vectors (ChainInterleavePass::interleaveFor): a float8 kernel's
+// `v = v * a + b` kept whole is one chain in one register, which waits on
+// every multiply-add's latency; split, it is eight chains, and vectorized
+// across work-items eight vector chains, whatever the shuffles of its loads
+// and stores cost. Such a loop is split however wide its vectors, and its
+// vectorization forced (llvm.loop.vectorize.enable), past the cost model.
+// Other functions keep their vectors, which the SLP vectorizer uses as
 // before; the builtins on vectors of 8 lanes or more, and the math builtins
 // on a float4, loop over their lanes, a loop the loop vectorizer widens
 // (BuiltinMacros.h). A function the pass splits has those lane loops of at

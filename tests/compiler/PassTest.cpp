@@ -13,6 +13,7 @@
 #include "compiler/PrintfPass.h"
 #include "compiler/SafeDivisionPass.h"
 #include "compiler/VectorFremPass.h"
+#include "compiler/VectorTypeScalarizerPass.h"
 #include "compiler/WorkGroupContextLayout.h"
 #include "compiler/WorkItemFunction.h"
 
@@ -660,6 +661,53 @@ TEST(PassTest, LongChainsInWorkItemLoopsInterleaveWhereTheGroupIsWideEnough) {
   const size_t Size = F.getInstructionCount();
   runOnFunction(ChainInterleavePass(), F);
   EXPECT_EQ(F.getInstructionCount(), Size);
+}
+
+// A work-item loop computing one long chain on a <8 x float> (a float8
+// kernel's v = v * a + b) is split into eight scalar chains and its
+// vectorization forced; the same chain only 8 long stays whole, as wide
+// vectors do (VectorTypeScalarizerPass).
+TEST(PassTest, WideVectorChainsAreSplitAndVectorizationForced) {
+  LLVMContext C;
+  auto kernel = [](const std::string &Name, int Length) {
+    std::string Text = "define void @" + Name +
+                       "(ptr %p, <8 x float> %a, <8 x float> %b, i64 %n) {\n"
+                       "entry:\n  br label %x.loop\nx.loop:\n"
+                       "  %x = phi i64 [ 0, %entry ], [ %x.next, %x.loop ]\n"
+                       "  %q = getelementptr <8 x float>, ptr %p, i64 %x\n"
+                       "  %v0 = load <8 x float>, ptr %q\n";
+    for (int I = 0; I < Length; ++I)
+      Text += "  %v" + std::to_string(I + 1) +
+              " = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %v" + std::to_string(I) +
+              ", <8 x float> %a, <8 x float> %b)\n";
+    return Text + "  store <8 x float> %v" + std::to_string(Length) +
+           ", ptr %q\n  %x.next = add nuw nsw i64 %x, 1\n"
+           "  %c = icmp ult i64 %x.next, %n\n"
+           "  br i1 %c, label %x.loop, label %exit, !llvm.loop !0\nexit:\n  ret void\n}\n";
+  };
+  const std::string Text =
+      "declare <8 x float> @llvm.fmuladd.v8f32(<8 x float>, <8 x float>, <8 x float>)\n" +
+      kernel("chain", 32) + kernel("short", 8) + "!0 = distinct !{!0, !1}\n!1 = !{!\"" +
+      wi::WorkItemLoopMD + "\"}\n";
+  auto M = parse(C, Text.c_str());
+  ASSERT_TRUE(M);
+  auto vectorOps = [](Function &F) {
+    return numMatching(F, [](Instruction &I) { return I.getType()->isVectorTy(); });
+  };
+  auto forced = [](Function &F) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    return getOptionalBoolLoopAttribute(*LI.begin(), "llvm.loop.vectorize.enable") ==
+           Optional<bool>(true);
+  };
+  Function &Chain = *M->getFunction("chain");
+  runOnFunction(VectorTypeScalarizerPass(), Chain);
+  EXPECT_EQ(vectorOps(Chain), 0u);
+  EXPECT_TRUE(forced(Chain));
+  Function &Short = *M->getFunction("short");
+  runOnFunction(VectorTypeScalarizerPass(), Short);
+  EXPECT_GT(vectorOps(Short), 0u);
+  EXPECT_FALSE(forced(Short));
 }
 
 TEST(PassTest, AtomicLibraryCallsBecomeInstructionsOfTheirOrder) {

@@ -819,10 +819,11 @@ TEST(VectorizeTest, BarrierKernelsUnrollLaneLoops) {
 }
 
 // A chain of 64 dependent multiply-adds per work-item (ChainInterleavePass):
-// in float the work-item loop is vectorized and interleaved, in float8 (which
-// keeps its vectors) unrolled, so that the FMA units have 8 chains in flight
-// rather than one. A copy of the float loop, for work-groups too narrow for
-// the interleaved loop, keeps one vector chain.
+// in float the work-item loop is vectorized and interleaved; a float8, too
+// wide to be split otherwise (VectorTypeScalarizerPass), is split into its
+// eight chains and vectorized across work-items. Either way the FMA units
+// have 8 chains in flight rather than one. A copy of the float loop, for
+// work-groups too narrow for the interleaved loop, keeps one vector chain.
 TEST(VectorizeTest, LongChainsHaveSeveralWorkItemsInFlight) {
   const std::string Source =
       "#define MAD(T, NAME) kernel void NAME(global T *p, float a, float b) { \\\n"
@@ -849,7 +850,8 @@ TEST(VectorizeTest, LongChainsHaveSeveralWorkItemsInFlight) {
   EXPECT_GE(vectorFmas(*Mad1), 64u * 8) << "mad1 was not interleaved";
   // The short copy, vectorized: its vector loop and its remainder.
   EXPECT_GE(loopsWith(*Mad1, ChainInterleavePass::ShortLoopMD), 1u);
-  EXPECT_GE(vectorFmas(*Mad8), 64u * 8) << "mad8 was not unrolled";
+  EXPECT_GE(vectorFmas(*Mad8), 64u * 8) << "mad8's chains are not side by side";
+  EXPECT_GE(loopsWith(*Mad8, "llvm.loop.isvectorized"), 1u) << "mad8 was not vectorized";
 }
 
 // Work-item queries on a path only some work-items take (after a bounds
