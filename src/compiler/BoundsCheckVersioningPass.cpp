@@ -31,6 +31,7 @@
 #include "compiler/BoundsCheckVersioningPass.h"
 
 #include "compiler/LaneLoopUnrollPass.h"
+#include "compiler/LoopVersion.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/AssumptionCache.h>
@@ -45,10 +46,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/PatternMatch.h>
-#include <llvm/Transforms/Utils/BasicBlockUtils.h>
-#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
-#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
@@ -267,36 +265,13 @@ Value *fastCondition(Plan &P, SCEVExpander &Exp, Instruction *At) {
 /// changed but the loop's simplified form.
 bool version(Plan &P, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, AssumptionCache &AC) {
   Loop &L = *P.L;
-  simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
-  formLCSSARecursively(L, DT, &LI, &SE);
-  BasicBlock *Preheader = L.getLoopPreheader();
-  BasicBlock *Exiting = L.getExitingBlock();
-  BasicBlock *Exit = L.getExitBlock();
-  if (!Preheader || !Exiting || !Exit)
+  std::optional<SCEVExpander> Exp;
+  Loop *Edge = versionLoop(L, LI, DT, SE, AC, ".edge", [&](Instruction *At) {
+    Exp.emplace(SE, At->getModule()->getDataLayout(), "bounds");
+    return fastCondition(P, *Exp, At);
+  });
+  if (!Edge)
     return false;
-  SCEVExpander Exp(SE, Preheader->getModule()->getDataLayout(), "bounds");
-  Value *Fast = fastCondition(P, Exp, Preheader->getTerminator());
-  if (!Fast)
-    return false;
-
-  BasicBlock *FastPreheader = SplitBlock(Preheader, Preheader->getTerminator(), &DT, &LI, nullptr,
-                                         L.getHeader()->getName() + ".ph");
-  ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 16> EdgeBlocks;
-  Loop *Edge =
-      cloneLoopWithPreheader(FastPreheader, Preheader, &L, VMap, ".edge", &LI, &DT, EdgeBlocks);
-  remapInstructionsInBlocks(EdgeBlocks, VMap);
-  Instruction *OldBranch = Preheader->getTerminator();
-  BranchInst::Create(FastPreheader, Edge->getLoopPreheader(), Fast, OldBranch);
-  OldBranch->eraseFromParent();
-  DT.changeImmediateDominator(Exit, Preheader);
-  for (PHINode &Phi : Exit->phis()) {
-    Value *FromLoop = Phi.getIncomingValueForBlock(Exiting);
-    Value *FromEdge = VMap.lookup(FromLoop);
-    Phi.addIncoming(FromEdge ? FromEdge : FromLoop, cast<BasicBlock>(VMap[Exiting]));
-  }
-  formDedicatedExitBlocks(&L, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
-  formDedicatedExitBlocks(Edge, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
   // Run by a group or two per launch: not worth the compile time of a
   // vectorized or unrolled copy.
   addStringMetadataToLoop(Edge, BoundsCheckVersioningPass::EdgeLoopMD);
@@ -304,7 +279,7 @@ bool version(Plan &P, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, Assu
   addStringMetadataToLoop(Edge, "llvm.loop.unroll.disable");
 
   DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Eager);
-  LLVMContext &C = Preheader->getContext();
+  LLVMContext &C = L.getHeader()->getContext();
   for (const Check &Ch : P.Checks) {
     BasicBlock *BB = Ch.Branch->getParent();
     Ch.Branch->setCondition(ConstantInt::getBool(C, Ch.Want));

@@ -20,6 +20,7 @@
 #include "compiler/ChainInterleavePass.h"
 
 #include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/LoopVersion.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -35,11 +36,10 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Support/MathExtras.h>
-#include <llvm/Transforms/Utils/BasicBlockUtils.h>
-#include <llvm/Transforms/Utils/Cloning.h>
-#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+
+#include <optional>
 
 using namespace llvm;
 
@@ -72,46 +72,23 @@ bool isCandidate(const Loop &L) {
          L.getExitingBlock() == L.getLoopLatch() && L.getUniqueExitBlock();
 }
 
-/// Makes L's copy for work-groups narrower than VF x IC, runs L itself only
-/// for wider ones, and marks both. False if it could not (nothing changed
-/// but L's simplified form).
+/// Makes L's copy for work-groups narrower than VF x IC (MinTrip), runs L
+/// itself only for wider ones, and marks the copy. False if it could not
+/// (nothing changed but L's simplified form).
 bool version(Loop &L, unsigned MinTrip, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
              AssumptionCache &AC) {
-  simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
-  formLCSSARecursively(L, DT, &LI, &SE);
-  BasicBlock *Preheader = L.getLoopPreheader();
-  BasicBlock *Exiting = L.getExitingBlock();
-  BasicBlock *Exit = L.getExitBlock();
-  if (!Preheader || !Exiting || !Exit)
+  std::optional<SCEVExpander> Exp;
+  Loop *Short = versionLoop(L, LI, DT, SE, AC, ".short", [&](Instruction *At) -> Value * {
+    const SCEV *Taken = SE.getBackedgeTakenCount(&L);
+    Exp.emplace(SE, At->getModule()->getDataLayout(), "chain");
+    if (isa<SCEVCouldNotCompute>(Taken) || !Exp->isSafeToExpandAt(Taken, At))
+      return nullptr;
+    Value *TakenV = Exp->expandCodeFor(Taken, Taken->getType(), At);
+    return IRBuilder<>(At).CreateICmpUGE(
+        TakenV, ConstantInt::get(Taken->getType(), MinTrip - 1), "chain.wide");
+  });
+  if (!Short)
     return false;
-  const SCEV *Taken = SE.getBackedgeTakenCount(&L);
-  SCEVExpander Exp(SE, Preheader->getModule()->getDataLayout(), "chain");
-  Instruction *At = Preheader->getTerminator();
-  if (isa<SCEVCouldNotCompute>(Taken) || !Exp.isSafeToExpandAt(Taken, At))
-    return false;
-  Value *TakenV = Exp.expandCodeFor(Taken, Taken->getType(), At);
-  IRBuilder<> B(At);
-  Value *Wide = B.CreateICmpUGE(TakenV, ConstantInt::get(Taken->getType(), MinTrip - 1),
-                                "chain.wide");
-
-  BasicBlock *WidePreheader = SplitBlock(Preheader, Preheader->getTerminator(), &DT, &LI, nullptr,
-                                         L.getHeader()->getName() + ".ph");
-  ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 16> ShortBlocks;
-  Loop *Short = cloneLoopWithPreheader(WidePreheader, Preheader, &L, VMap, ".short", &LI, &DT,
-                                       ShortBlocks);
-  remapInstructionsInBlocks(ShortBlocks, VMap);
-  Instruction *OldBranch = Preheader->getTerminator();
-  BranchInst::Create(WidePreheader, Short->getLoopPreheader(), Wide, OldBranch);
-  OldBranch->eraseFromParent();
-  DT.changeImmediateDominator(Exit, Preheader);
-  for (PHINode &Phi : Exit->phis()) {
-    Value *FromLoop = Phi.getIncomingValueForBlock(Exiting);
-    Value *FromShort = VMap.lookup(FromLoop);
-    Phi.addIncoming(FromShort ? FromShort : FromLoop, cast<BasicBlock>(VMap[Exiting]));
-  }
-  formDedicatedExitBlocks(&L, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
-  formDedicatedExitBlocks(Short, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
   addStringMetadataToLoop(Short, ChainInterleavePass::ShortLoopMD);
   return true;
 }
