@@ -15,6 +15,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -199,14 +200,12 @@ ParallelBackend::run(Module &M, const orc::JITTargetMachineBuilder &JTMB, bool O
   // Each part starts after the module was written and ends before its
   // object is read (for TSan, which cannot see TBB's own synchronization;
   // see TsanHandOff.h).
-  int Sync = 0;
-  tsan::release(&Sync);
-  tbb::parallel_for(size_t(0), Parts.size(), [&](size_t I) {
-    tsan::acquire(&Sync);
-    compilePart(I);
-    tsan::release(&Sync);
-  });
-  tsan::acquire(&Sync);
+  auto Compile = [&](const tbb::blocked_range<size_t> &R) {
+    for (size_t I = R.begin(); I != R.end(); ++I)
+      compilePart(I);
+  };
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, Parts.size(), 1), tsan::HandedOff(Compile));
+  tsan::acquire(&Compile);
 
   std::vector<std::vector<unsigned char>> Objects;
   bool Failed = false;

@@ -5,8 +5,8 @@
 // enqueues it to the worker that runs it, or a range moves between workers.
 // In a TSan build (WEFT_SANITIZE=thread) the code that hands work to TBB
 // states those edges itself: a release before handing work to TBB, an
-// acquire where the work starts, and TBB's own bookkeeping on the enqueuing
-// thread is not recorded. Two places do: the CPU device's work pool
+// acquire where the work starts (HandedOff below, for parallel_for), and
+// TBB's own bookkeeping on the enqueuing thread is not recorded. Two places do: the CPU device's work pool
 // (src/device/cpu/CpuDevice.cpp) and the compiler's parallel code
 // generation (src/compiler/ParallelBackend.cpp). The kernel's, the
 // runtime's and the compiler's own accesses stay fully checked. In every
@@ -36,5 +36,33 @@ inline void release(void *) {}
 inline void acquire(void *) {}
 struct IgnoreScope {};
 #endif
+
+/// A body for tbb::parallel_for that states the hand-offs of its own
+/// copies. TBB copies a body (and the range beside it, first) for each
+/// worker that steals part of the range, and the worker reads that copy:
+/// memory written on one thread and read on another across TBB's
+/// uninstrumented queues. Each copy acquires what it copies from and
+/// releases itself; each call acquires its copy before reading it or the
+/// range, and releases Fn when done, so that after parallel_for the caller
+/// acquires &Fn to see every call's effects:
+///
+///   tbb::parallel_for(Range, tsan::HandedOff(Fn));
+///   tsan::acquire(&Fn);
+template <typename F> class HandedOff {
+public:
+  explicit HandedOff(F &Fn) : Fn(&Fn) { release(this); }
+  HandedOff(const HandedOff &Other) : Fn((acquire(const_cast<HandedOff *>(&Other)), Other.Fn)) {
+    release(this);
+  }
+  HandedOff &operator=(const HandedOff &) = delete;
+  template <typename Range> void operator()(const Range &R) const {
+    acquire(const_cast<HandedOff *>(this));
+    (*Fn)(R);
+    release(Fn);
+  }
+
+private:
+  F *Fn;
+};
 
 } // namespace weft::tsan

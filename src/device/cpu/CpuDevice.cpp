@@ -140,15 +140,11 @@ void CpuDevice::launch(std::shared_ptr<const rt::KernelLaunch> L, std::function<
     } else if (Total > 1) {
       // Every chunk starts after the launch and ends before Done (for TSan,
       // which cannot see TBB's own synchronization; see TsanHandOff.h).
-      int Sync = 0;
-      tsan::release(&Sync);
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, Total),
-                        [&](const tbb::blocked_range<size_t> &R) {
-                          tsan::acquire(&Sync);
-                          runGroups(*L, NumGroups, R.begin(), R.end(), Printf.get());
-                          tsan::release(&Sync);
-                        });
-      tsan::acquire(&Sync);
+      auto Chunk = [&](const tbb::blocked_range<size_t> &R) {
+        runGroups(*L, NumGroups, R.begin(), R.end(), Printf.get());
+      };
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, Total), tsan::HandedOff(Chunk));
+      tsan::acquire(&Chunk);
     }
     // The output is complete when the command ends (OpenCL C 6.15.14.3).
     if (Printf)
