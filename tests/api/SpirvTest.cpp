@@ -169,7 +169,7 @@ TEST_F(Spirv, SpecializationConstants) {
 }
 
 TEST_F(Spirv, MalformedModulesAreInvalidValues) {
-  expectAbandonedMemory(); // some modules crash the translator
+  WEFT_EXPECT_COMPILER_CRASHES(); // some modules crash the translator
   auto IL = readSpirv("kernels.spv");
   cl_int Err;
   EXPECT_EQ(clCreateProgramWithIL(Context, nullptr, 16, &Err), nullptr);
