@@ -78,12 +78,13 @@ template <typename T> double fmaFlops(double Seconds) {
         Sum += Acc[C][L];
     return Sum;
   };
-  [[maybe_unused]] static volatile T Sink;
+  // Where every thread's result goes, so that no chain is optimized away.
+  static std::atomic<T> Sink;
   // Calibrate on one thread, then run that on every CPU.
   uint64_t Iters = 1 << 12;
   for (;;) {
     double Start = now();
-    Sink = chains(Iters);
+    Sink.store(chains(Iters), std::memory_order_relaxed);
     double Took = now() - Start;
     if (Took > Seconds / 8 || Iters > (uint64_t(1) << 34)) {
       Iters = uint64_t(double(Iters) * Seconds / std::max(Took, 1e-9)) + 1;
@@ -91,7 +92,8 @@ template <typename T> double fmaFlops(double Seconds) {
     }
     Iters *= 4;
   }
-  const double Took = onEveryCpu([&](unsigned, unsigned) { Sink = chains(Iters); });
+  const double Took = onEveryCpu(
+      [&](unsigned, unsigned) { Sink.store(chains(Iters), std::memory_order_relaxed); });
   const double Flops = 2.0 * Lanes * Chains * double(Iters) * hostThreads();
   return Flops / Took * 1e-9;
 }
@@ -117,7 +119,7 @@ double streamLimit(const std::string &Kind, bool Quick) {
   const int Passes = Quick ? 3 : 10;
   const double S = 3.0;
   double Took = 0;
-  [[maybe_unused]] static volatile uint64_t Sink;
+  static std::atomic<uint64_t> Sink; // every thread's sum, so that none is optimized away
   if (Kind == "stream.copy")
     Took = onEveryCpu([&](unsigned T, unsigned Threads) {
       size_t Begin, End;
@@ -144,7 +146,7 @@ double streamLimit(const std::string &Kind, bool Quick) {
       for (int P = 0; P < Passes; ++P)
         for (size_t I = Begin; I < End; ++I)
           Sum += Words[I];
-      Sink = Sum;
+      Sink.store(Sum, std::memory_order_relaxed);
     });
   }
   const double PerPass = Kind == "stream.copy"    ? 2.0 * Bytes
