@@ -25,6 +25,12 @@ protected:
       OwnedMems.push_back(P);
     return P;
   }
+  cl_uint computeUnits() {
+    cl_uint Units = 0;
+    EXPECT_EQ(clGetDeviceInfo(Device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(Units), &Units, nullptr),
+              CL_SUCCESS);
+    return Units;
+  }
   cl_kernel make(const std::string &Source, const char *Name) {
     return kernel(Source, Name, "-cl-std=CL3.0");
   }
@@ -496,7 +502,13 @@ TEST_F(Pipes, ConcurrentProducersAndConsumersDeliverEveryPacketOnce) {
     std::vector<cl_uint> Want(Total);
     std::iota(Want.begin(), Want.end(), 0u);
     EXPECT_EQ(Sorted, Want) << "a packet was lost or delivered twice";
-    EXPECT_GT(Arrived, 0u) << "nothing went through the pipe while both ran";
+    // Two commands of one group each run at once on two workers. Commands
+    // of several groups each may not: the consumer's groups can take every
+    // worker and give their packets up before the producer starts (nothing
+    // makes two queues' commands concurrent), which ThreadSanitizer's pace
+    // makes the rule.
+    if (C.Items == C.Local && computeUnits() >= 2)
+      EXPECT_GT(Arrived, 0u) << "nothing went through the pipe while both ran";
     if (C.Items == 1) {
       // One writer, one reader: what arrived, then what was left, is in
       // order. (A read that gave up, on a busy machine, left ~0u in its slot
