@@ -13,6 +13,7 @@ regression: an expected pass that failed, crashed, timed out or is missing.
 
   run_cts.py --cts-build DIR --library /path/libweft.so [--tier smoke]
              [--only NAME,...] [--json FILE] [--csv FILE] [--log-dir DIR]
+             [--timeout-scale X] [--preload SANITIZER_RUNTIME]
 """
 
 import argparse
@@ -169,6 +170,8 @@ def main():
     parser.add_argument("--tier", default="smoke", choices=["smoke", "core", "full"])
     parser.add_argument("--only", help="comma-separated test names of the tier to run")
     parser.add_argument("--timeout-scale", type=float, default=1.0)
+    parser.add_argument("--preload", help="LD_PRELOAD for the CTS binaries only (a sanitizer's "
+                        "runtime, for a sanitizer build of the library; docs/robustness.md)")
     parser.add_argument("--json", help="write the results as JSON here")
     parser.add_argument("--csv", help="write the results as CSV here")
     parser.add_argument("--log-dir", help="keep each binary's output and results here")
@@ -191,6 +194,8 @@ def main():
     log_dir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, OCL_ICD_VENDORS=str(vendors),
                CL_DEVICE_TYPE="CL_DEVICE_TYPE_DEFAULT")
+    if opts.preload:
+        env["LD_PRELOAD"] = opts.preload
 
     outcomes = []
     print(f"{'test':28} {'result':8} {'pass':>6} {'fail':>6} {'skip':>6} {'seconds':>8}")
