@@ -6,7 +6,6 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/Support/TargetSelect.h>
 
-#include <cstdlib>
 #include <mutex>
 
 using namespace llvm;
@@ -42,8 +41,6 @@ void HostTarget::retarget(Module &M, TargetMachine &TM) {
     if (!F.isDeclaration()) {
       F.addFnAttr("target-cpu", CPU);
       F.addFnAttr("target-features", Features);
-      if (const char *VW = std::getenv("WEFT_VW"))
-        F.addFnAttr("prefer-vector-width", VW);
     }
     for (BasicBlock &BB : F)
       for (Instruction &I : BB)

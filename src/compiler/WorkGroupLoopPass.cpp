@@ -97,7 +97,7 @@ void emitWorkGroupFunction(Function &WI) {
                         wi::PrintfAttr, DeviceEnqueuePass::UsesAttr})
     if (WI.hasFnAttribute(A))
       WG->addFnAttr(WI.getFnAttribute(A));
-  for (const char *A : {"target-cpu", "target-features"})
+  for (const char *A : {"target-cpu", "target-features", "prefer-vector-width"})
     if (WI.hasFnAttribute(A))
       WG->addFnAttr(WI.getFnAttribute(A));
   Argument *Args = WG->getArg(0);
