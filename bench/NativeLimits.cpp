@@ -92,8 +92,8 @@ template <typename T> double fmaFlops(double Seconds) {
     }
     Iters *= 4;
   }
-  const double Took = onEveryCpu(
-      [&](unsigned, unsigned) { Sink.store(chains(Iters), std::memory_order_relaxed); });
+  const double Took =
+      onEveryCpu([&](unsigned, unsigned) { Sink.store(chains(Iters), std::memory_order_relaxed); });
   const double Flops = 2.0 * Lanes * Chains * double(Iters) * hostThreads();
   return Flops / Took * 1e-9;
 }

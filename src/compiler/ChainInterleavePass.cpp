@@ -84,8 +84,8 @@ bool version(Loop &L, unsigned MinTrip, LoopInfo &LI, DominatorTree &DT, ScalarE
     if (isa<SCEVCouldNotCompute>(Taken) || !Exp->isSafeToExpandAt(Taken, At))
       return nullptr;
     Value *TakenV = Exp->expandCodeFor(Taken, Taken->getType(), At);
-    return IRBuilder<>(At).CreateICmpUGE(
-        TakenV, ConstantInt::get(Taken->getType(), MinTrip - 1), "chain.wide");
+    return IRBuilder<>(At).CreateICmpUGE(TakenV, ConstantInt::get(Taken->getType(), MinTrip - 1),
+                                         "chain.wide");
   });
   if (!Short)
     return false;
@@ -156,8 +156,8 @@ PreservedAnalyses ChainInterleavePass::run(Function &F, FunctionAnalysisManager 
         Changed = true;
         continue;
       }
-      const uint64_t Lanes =
-          std::max<uint64_t>(1, VectorBits / std::max<uint64_t>(1, N.Element->getPrimitiveSizeInBits()));
+      const uint64_t Lanes = std::max<uint64_t>(
+          1, VectorBits / std::max<uint64_t>(1, N.Element->getPrimitiveSizeInBits()));
       unsigned Count = N.Count;
       const SCEV *Taken = SE.getBackedgeTakenCount(L);
       if (const auto *Constant = dyn_cast<SCEVConstant>(Taken)) {

@@ -73,21 +73,19 @@ std::string undecodable(const std::vector<uint32_t> &Words, size_t I) {
 /// one builtin with two types, which it answers with report_fatal_error:
 /// an exit of the process.
 size_t sameTypedOperand(uint32_t Opcode) {
-  switch (Opcode) {
-  case 263: // OpGroupBroadcast: Scope, Value, LocalId
+  auto in = [Opcode](uint32_t First, uint32_t Last) { return Opcode >= First && Opcode <= Last; };
+  // OpGroupBroadcast, OpGroupNonUniformBroadcast(First), OpGroupNonUniformShuffle
+  // (Xor, Up, Down): Scope, Value.
+  if (Opcode == 263 || in(337, 338) || in(345, 348))
     return 4;
-  case 264: case 265: case 266: case 267: case 268: case 269: case 270: case 271:
-    // OpGroupIAdd ... OpGroupSMax: Scope, Operation, X
+  // OpGroupIAdd ... OpGroupSMax, OpGroupNonUniformIAdd ... LogicalXor,
+  // OpGroupIMulKHR ... LogicalXorKHR: Scope, Operation, X.
+  if (in(264, 271) || in(349, 364) || in(6401, 6408))
     return 5;
-  case 337: case 338: case 345: case 346: case 347: case 348:
-    // OpGroupNonUniformBroadcast(First), OpGroupNonUniformShuffle(Xor, Up, Down)
-    return 4;
-  case 5571: case 5572: case 5573: case 5574: // OpSubgroupShuffle*INTEL
+  // OpSubgroupShuffle*INTEL: Data.
+  if (in(5571, 5574))
     return 3;
-  default:
-    // OpGroupNonUniformIAdd ... LogicalXor, OpGroupIMulKHR ... LogicalXorKHR
-    return (Opcode >= 349 && Opcode <= 364) || (Opcode >= 6401 && Opcode <= 6408) ? 5 : 0;
-  }
+  return 0;
 }
 
 struct TypeCheck {

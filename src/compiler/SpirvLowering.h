@@ -63,7 +63,7 @@ namespace weft::compiler {
 bool isLoweredSpirvOpcode(uint32_t Opcode);
 
 struct LoweredSpirv {
-  std::string Bytes;                                       ///< the rewritten module
+  std::string Bytes;                                      ///< the rewritten module
   std::vector<std::pair<std::string, std::string>> Names; ///< (translated as, original)
 };
 

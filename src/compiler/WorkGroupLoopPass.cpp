@@ -145,18 +145,21 @@ void emitWorkGroupFunction(Function &WI) {
   auto emitNest = [&](Value *State, Value *FrameBase, AllocaInst *NextSlot) {
     emitCountedLoop(B, LS[2], "z", [&](Value *Z) {
       emitCountedLoop(B, LS[1], "y", [&](Value *Y) {
-        emitCountedLoop(B, LS[0], "x", [&](Value *X) {
-          SmallVector<Value *, 16> A = CallArgs;
-          Value *Frames = FrameBase ? FrameBase : Constant::getNullValue(Ptr);
-          A.append({Ctx, X, Y, Z, State, Frames});
-          CallInst *R = B.CreateCall(&WI, A);
-          // Next = max(Next, R): a reduction the loop vectorizer handles
-          // (a value the last work-item left would be a live-out it cannot).
-          if (NextSlot)
-            B.CreateStore(
-                B.CreateBinaryIntrinsic(Intrinsic::smax, B.CreateLoad(B.getInt32Ty(), NextSlot), R),
-                NextSlot);
-        }, /*OverWorkItems=*/true);
+        emitCountedLoop(
+            B, LS[0], "x",
+            [&](Value *X) {
+              SmallVector<Value *, 16> A = CallArgs;
+              Value *Frames = FrameBase ? FrameBase : Constant::getNullValue(Ptr);
+              A.append({Ctx, X, Y, Z, State, Frames});
+              CallInst *R = B.CreateCall(&WI, A);
+              // Next = max(Next, R): a reduction the loop vectorizer handles
+              // (a value the last work-item left would be a live-out it cannot).
+              if (NextSlot)
+                B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::smax,
+                                                      B.CreateLoad(B.getInt32Ty(), NextSlot), R),
+                              NextSlot);
+            },
+            /*OverWorkItems=*/true);
       });
     });
   };

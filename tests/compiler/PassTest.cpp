@@ -562,8 +562,8 @@ TEST(PassTest, LongChainsInWorkItemLoopsInterleaveWhereTheGroupIsWideEnough) {
     std::string Body;
     for (int I = 0; I < Length; ++I)
       Body += "  %" + Prefix + std::to_string(I + 1) + " = call " + Type + " @llvm.fmuladd." +
-              (Type == "float" ? "f32" : "v4f32") + "(" + Type + " %" + Prefix +
-              std::to_string(I) + ", " + Type + " %a, " + Type + " %b)\n";
+              (Type == "float" ? "f32" : "v4f32") + "(" + Type + " %" + Prefix + std::to_string(I) +
+              ", " + Type + " %a, " + Type + " %b)\n";
     return Body;
   };
   auto kernel = [](const std::string &Name, const std::string &Type, const std::string &Trip,
@@ -571,8 +571,9 @@ TEST(PassTest, LongChainsInWorkItemLoopsInterleaveWhereTheGroupIsWideEnough) {
     return "define void @" + Name + "(ptr %p, " + Type + " %a, " + Type + " %b, i64 %n) {\n" +
            "entry:\n  br label %x.loop\nx.loop:\n"
            "  %x = phi i64 [ 0, %entry ], [ %x.next, %x.loop ]\n"
-           "  %q = getelementptr " + Type + ", ptr %p, i64 %x\n  %v0 = load " + Type +
-           ", ptr %q\n" + Chains + "  store " + Type + " " + Last + ", ptr %q\n" +
+           "  %q = getelementptr " +
+           Type + ", ptr %p, i64 %x\n  %v0 = load " + Type + ", ptr %q\n" + Chains + "  store " +
+           Type + " " + Last + ", ptr %q\n" +
            "  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, " + Trip + "\n" +
            "  br i1 %c, label %x.loop, label %exit" + (Marked ? ", !llvm.loop !0" : "") +
            "\nexit:\n  ret void\n}\n";

@@ -6,8 +6,8 @@
 // accuracy against the OpenCL C bounds is checked in
 // BuiltinTest.VectorMathMeetsTheBounds.
 #include "compiler/BoundsCheckVersioningPass.h"
-#include "compiler/ChainInterleavePass.h"
 #include "compiler/BuildOptions.h"
+#include "compiler/ChainInterleavePass.h"
 #include "compiler/ClangFrontend.h"
 #include "compiler/HostTarget.h"
 #include "compiler/KernelPipeline.h"

@@ -27,8 +27,8 @@ inline void expectAbandonedMemory() {
 /// allocation of the thread for one inside the handler ("signal-unsafe call
 /// inside of a signal"). The normal and the AddressSanitizer builds run it.
 #if defined(__SANITIZE_THREAD__)
-#define WEFT_EXPECT_COMPILER_CRASHES()                                                            \
-  GTEST_SKIP() << "crash recovery leaves a signal handler by longjmp, which ThreadSanitizer "     \
+#define WEFT_EXPECT_COMPILER_CRASHES()                                                             \
+  GTEST_SKIP() << "crash recovery leaves a signal handler by longjmp, which ThreadSanitizer "      \
                   "does not follow"
 #else
 #define WEFT_EXPECT_COMPILER_CRASHES() ::weft::test::expectAbandonedMemory()
