@@ -46,7 +46,8 @@
 // restoreSpirvNames gives the names back afterwards (or says why it
 // cannot).
 //
-// Limits: the input must have passed validation; an OpCopyLogical of an
+// Limits: the input must have passed validation; a LinkageAttributes name
+// given through a decoration group (OpGroupDecorate) is not renamed; an OpCopyLogical of an
 // array copies it element by element, so its cost grows with the length.
 #pragma once
 
