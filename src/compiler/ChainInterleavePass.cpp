@@ -161,14 +161,18 @@ PreservedAnalyses ChainInterleavePass::run(Function &F, FunctionAnalysisManager 
       unsigned Count = N.Count;
       const SCEV *Taken = SE.getBackedgeTakenCount(L);
       if (const auto *Constant = dyn_cast<SCEVConstant>(Taken)) {
+        // Only metadata changes: the analyses of this round still hold.
         const uint64_t Trip = Constant->getAPInt().getLimitedValue() + 1;
         while (Count >= 2 && Lanes * Count > Trip)
           Count /= 2;
-        if (Count < 2)
-          continue;
-      } else if (!version(*L, unsigned(Lanes * Count), LI, DT, SE, AC)) {
+        if (Count >= 2) {
+          addStringMetadataToLoop(L, "llvm.loop.interleave.count", Count);
+          Changed = true;
+        }
         continue;
       }
+      if (!version(*L, unsigned(Lanes * Count), LI, DT, SE, AC))
+        continue;
       addStringMetadataToLoop(L, "llvm.loop.interleave.count", Count);
       Changed = Round = true;
       FAM.invalidate(F, PreservedAnalyses::none());
