@@ -15,6 +15,23 @@ Command::~Command() = default;
 
 Device &Command::device() const { return Queue->device(); }
 
+void Command::awaitPrerequisites(size_t Count) {
+  Pinned = shared_from_this();
+  Waiting.store(Count + 1, std::memory_order_relaxed);
+}
+
+void Command::prerequisiteDone(cl_int Status) {
+  if (Status < 0)
+    PrerequisiteFailed.store(true, std::memory_order_relaxed);
+  if (Waiting.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
+  std::shared_ptr<Command> Self = std::move(Pinned); // alive until this returns
+  if (PrerequisiteFailed.load(std::memory_order_relaxed))
+    Ev->fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  else
+    start();
+}
+
 void Command::start() {
   Ev->advance(Event::Stage::Ready);
   execute();

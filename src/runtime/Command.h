@@ -37,8 +37,15 @@ public:
   /// enqueued before it (barrier: and everything after waits for it).
   virtual bool isSynchronization() const { return false; }
 
-  /// Called by the scheduler when every prerequisite is met.
-  void start();
+  /// Waits for Count prerequisites, each reported once with
+  /// prerequisiteDone(), plus one the caller holds until it has registered
+  /// them all and then reports itself. After the last the command starts,
+  /// or fails if a prerequisite failed. Until then the command keeps
+  /// itself alive, so a prerequisite's callback needs only a plain pointer
+  /// to it (small enough for std::function to hold without allocating).
+  void awaitPrerequisites(size_t Count);
+  /// One prerequisite is terminal, with CL_COMPLETE or a negative error.
+  void prerequisiteDone(cl_int Status);
 
   /// Registers work the command started that must be done before it is
   /// Complete. Called while the command runs (before finish()), or by a
@@ -57,6 +64,8 @@ protected:
   void runOnPool(std::function<cl_int()> Body);
 
 private:
+  /// Called when every prerequisite is met.
+  void start();
   /// Drops one outstanding count; the last makes the event terminal.
   void settle();
 
@@ -66,6 +75,11 @@ private:
   std::atomic<uint32_t> Outstanding{1};
   /// The first error a child reported, or CL_SUCCESS.
   std::atomic<cl_int> ChildError{CL_SUCCESS};
+  /// Prerequisites not yet terminal (awaitPrerequisites).
+  std::atomic<size_t> Waiting{0};
+  std::atomic<bool> PrerequisiteFailed{false};
+  /// The command itself while it waits for prerequisites.
+  std::shared_ptr<Command> Pinned;
 };
 
 /// A command whose whole work is one small, self-contained task on the

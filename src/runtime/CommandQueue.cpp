@@ -27,15 +27,17 @@ void CommandQueue::releaseDeviceSpace(size_t Bytes) {
 Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
                                  const std::vector<Ref<Event>> &WaitList) {
   Ref<Event> Ev = Cmd->eventRef();
-  std::vector<Ref<Event>> Deps = WaitList;
+  // Prerequisites besides the wait list: the previous command (in-order),
+  // or the last barrier and, for a marker or barrier, what came before it.
+  std::vector<Ref<Event>> Deps;
+  Ref<Event> Previous;
   // A dependency for order only: its failure does not fail this command.
   Ref<Event> OrderOnly;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (inOrder()) {
       // The previous command orders everything; it is all finish() needs.
-      if (Last)
-        Deps.push_back(Last);
+      Previous = std::move(Last);
       Last = Ev;
     } else {
       // Forget finished commands, amortized: a scan only when the list has
@@ -49,8 +51,7 @@ Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
             SinceFullSync.end());
         PruneAt = std::max<size_t>(64, 2 * Pending.size());
       }
-      if (LastBarrier)
-        Deps.push_back(LastBarrier);
+      Previous = LastBarrier;
       // A marker or barrier with no wait list waits for all before it: the
       // last such one and what came since. A barrier also orders
       // everything after it.
@@ -60,9 +61,8 @@ Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
         // failed it, and fails this one only if it came after it (as when
         // every pending command was a dependency).
         OrderOnly = LastFullSync;
-        Deps.insert(Deps.end(), SinceFullSync.begin(), SinceFullSync.end());
+        Deps.swap(SinceFullSync);
         LastFullSync = Ev;
-        SinceFullSync.clear();
       } else {
         SinceFullSync.push_back(Ev);
       }
@@ -73,30 +73,20 @@ Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
   }
 
   Ev->advance(Event::Stage::Submitted);
-  // Count down one per prerequisite, plus one for this function, so the
-  // command cannot start before every whenDone below is registered.
-  struct Gate {
-    std::atomic<size_t> Count;
-    std::atomic<bool> Failed{false};
-  };
-  auto G = std::make_shared<Gate>();
-  G->Count = Deps.size() + (OrderOnly ? 1 : 0) + 1;
-  auto Arrive = [G, Cmd](cl_int St) {
-    if (St < 0)
-      G->Failed = true;
-    if (G->Count.fetch_sub(1) != 1)
-      return;
-    if (G->Failed) {
-      Cmd->event().fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-      return;
-    }
-    Cmd->start();
-  };
-  for (auto &D : Deps)
+  // The command cannot start before every callback below is registered:
+  // this function holds one more count and gives it up last.
+  Command *C = Cmd.get();
+  Cmd->awaitPrerequisites(WaitList.size() + Deps.size() + (Previous ? 1 : 0) + (OrderOnly ? 1 : 0));
+  auto Arrive = [C](cl_int St) { C->prerequisiteDone(St); };
+  for (const Ref<Event> &D : WaitList)
     D->whenDone(Arrive);
+  for (const Ref<Event> &D : Deps)
+    D->whenDone(Arrive);
+  if (Previous)
+    Previous->whenDone(Arrive);
   if (OrderOnly)
-    OrderOnly->whenDone([Arrive](cl_int) { Arrive(CL_COMPLETE); });
-  runFlattened([Arrive] { Arrive(CL_COMPLETE); });
+    OrderOnly->whenDone([C](cl_int) { C->prerequisiteDone(CL_COMPLETE); });
+  runFlattened(Arrive, CL_COMPLETE);
   return Ev;
 }
 

@@ -84,18 +84,34 @@ struct KernelLaunch {
   std::shared_ptr<void> Captured;
 };
 
+/// What a launch reports to (the command that runs it).
+class LaunchObserver {
+public:
+  virtual ~LaunchObserver() = default;
+  /// Before the first work-group starts.
+  virtual void launchStarted() = 0;
+  /// Once, after every work-group has finished.
+  virtual void launchEnded(Status S) = 0;
+};
+
 class DeviceBackend {
 public:
   virtual ~DeviceBackend() = default;
   virtual const DeviceProperties &properties() const = 0;
 
-  /// Runs the kernel's work-groups on the work pool; calls Done exactly once
-  /// when every work-group has finished (OnStart before the first starts).
-  virtual void launch(std::shared_ptr<const KernelLaunch> Launch, std::function<void()> OnStart,
-                      std::function<void(Status)> Done) = 0;
+  /// Runs the kernel's work-groups on the work pool, reporting to Observer.
+  virtual void launch(std::shared_ptr<const KernelLaunch> Launch,
+                      std::shared_ptr<LaunchObserver> Observer) = 0;
 
   /// Runs a small task (a copy, a fill, a callback) on the pool.
   virtual void run(std::function<void()> Task) = 0;
+
+  /// Called by a host thread about to block until Done() holds: runs
+  /// ready work on the calling thread, one task after another, while some
+  /// is waiting and Done() is false. The host is idle during that time;
+  /// running the work itself saves the hand-off to a worker and the
+  /// wake-up of the host afterwards. A backend may run nothing.
+  virtual void runReadyWorkUntil(const std::function<bool()> &Done) { (void)Done; }
 };
 
 /// The backend for the host CPU (implemented in src/device/cpu).

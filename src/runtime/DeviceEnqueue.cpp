@@ -37,6 +37,7 @@ Event *eventOf(void *E) { return liveObject<Event>(E); }
 /// The kernel's reference to an event of its own making.
 void *handOut(const Ref<Event> &E) {
   E->addRef();
+  E->list();
   return static_cast<_cl_event *>(E.get());
 }
 
@@ -70,19 +71,8 @@ public:
       Parent->childDone(Status);
     });
     event().advance(Event::Stage::Submitted);
-    Pending.store(Count + 1, std::memory_order_relaxed);
-    prerequisiteDone(CL_COMPLETE); // the one submit() holds
-  }
-
-  void prerequisiteDone(cl_int Status) {
-    if (Status < 0)
-      Failed.store(true, std::memory_order_relaxed);
-    if (Pending.fetch_sub(1, std::memory_order_acq_rel) != 1)
-      return;
-    if (Failed.load(std::memory_order_relaxed))
-      event().fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-    else
-      start();
+    awaitPrerequisites(Count);
+    prerequisiteDone(CL_COMPLETE); // the one awaitPrerequisites() adds
   }
 
 protected:
@@ -100,8 +90,6 @@ private:
   std::shared_ptr<KernelLaunch> Launch;
   std::shared_ptr<const BlockKernels> Blocks;
   bool Empty = false;
-  std::atomic<size_t> Pending{1};
-  std::atomic<bool> Failed{false};
 };
 
 /// Checks a wait list of clk_event_t values; the events, or nothing.
@@ -124,10 +112,12 @@ void submit(EnqueueScope &Scope, const std::shared_ptr<DeviceCommand> &Cmd,
   if (RetEvent)
     *RetEvent = handOut(Cmd->eventRef());
   Cmd->submit(Scope.owner().shared_from_this(), Waits.size() + (AfterKernel ? 1 : 0));
+  // The command keeps itself alive until its prerequisites are met.
+  auto Arrive = [C = Cmd.get()](cl_int S) { C->prerequisiteDone(S); };
   for (const Ref<Event> &E : Waits)
-    E->whenDone([Cmd](cl_int S) { Cmd->prerequisiteDone(S); });
+    E->whenDone(Arrive);
   if (AfterKernel)
-    Scope.atKernelEnd([Cmd](cl_int S) { Cmd->prerequisiteDone(S); });
+    Scope.atKernelEnd(Arrive);
 }
 
 EnqueueScope &scopeOf(WorkGroupContext *Ctx) { return *static_cast<EnqueueScope *>(Ctx->Enqueue); }
@@ -179,7 +169,7 @@ void EnqueueScope::kernelEnded(cl_int Status) {
     Run.swap(Waiting);
   }
   for (auto &Fn : Run)
-    runFlattened([Fn = std::move(Fn), Status] { Fn(Status); });
+    runFlattened(std::move(Fn), Status);
 }
 
 namespace services {

@@ -2,6 +2,7 @@
 // callbacks and dependents.
 #include "runtime/Event.h"
 #include "runtime/CommandQueue.h"
+#include "runtime/Device.h"
 #include "runtime/Platform.h"
 
 #include <deque>
@@ -9,7 +10,14 @@
 namespace weft::rt {
 
 namespace {
-thread_local std::deque<std::function<void()>> *Pending = nullptr;
+/// runFlattened's backlog, kept per thread so that a call allocates
+/// nothing when it has nothing to defer.
+struct Deferred {
+  std::function<void(cl_int)> Fn;
+  cl_int Status;
+};
+thread_local bool Flattening = false;
+thread_local std::deque<Deferred> Backlog;
 
 cl_int statusOf(Event::Stage S) {
   switch (S) {
@@ -30,24 +38,24 @@ cl_int statusOf(Event::Stage S) {
 }
 } // namespace
 
-void runFlattened(std::function<void()> Fn) {
-  if (Pending) {
-    Pending->push_back(std::move(Fn));
+void runFlattened(std::function<void(cl_int)> Fn, cl_int Status) {
+  if (Flattening) {
+    Backlog.push_back({std::move(Fn), Status});
     return;
   }
-  std::deque<std::function<void()>> Queue;
-  Pending = &Queue;
-  Fn();
-  while (!Queue.empty()) {
-    auto Next = std::move(Queue.front());
-    Queue.pop_front();
-    Next();
+  Flattening = true;
+  Fn(Status);
+  while (!Backlog.empty()) {
+    Deferred Next = std::move(Backlog.front());
+    Backlog.pop_front();
+    Next.Fn(Next.Status);
   }
-  Pending = nullptr;
+  Flattening = false;
 }
 
 Event::Event(Context &C, CommandQueue *Q, cl_command_type T)
-    : Ctx(&C), Queue(Q), QueueRef(Q), Type(T),
+    : Object(/*ListNow=*/!Q), Ctx(&C), Queue(Q), QueueRef(Q),
+      Pool(Q ? &Q->device().backend() : nullptr), Type(T),
       Profiling(Q && (Q->properties() & CL_QUEUE_PROFILING_ENABLE)),
       Current(Q ? Stage::Queued : Stage::Submitted) {
   if (Profiling)
@@ -108,7 +116,7 @@ void Event::advance(Stage S) {
   if (Old != New)
     runCallbacks(Old, New);
   for (auto &Fn : Notify)
-    runFlattened([Fn = std::move(Fn)] { Fn(CL_COMPLETE); });
+    runFlattened(std::move(Fn), CL_COMPLETE);
 }
 
 void Event::fail(cl_int Code) {
@@ -129,10 +137,12 @@ void Event::fail(cl_int Code) {
   }
   runCallbacks(Old, Code);
   for (auto &Fn : Notify)
-    runFlattened([Fn = std::move(Fn), Code] { Fn(Code); });
+    runFlattened(std::move(Fn), Code);
 }
 
 cl_int Event::wait() {
+  if (Pool)
+    Pool->runReadyWorkUntil([this] { return isTerminal(); });
   std::unique_lock<std::mutex> Lock(Mutex);
   Cv.wait(Lock, [&] { return Current == Stage::Complete || Current == Stage::Failed; });
   return Current == Stage::Failed ? Error : CL_COMPLETE;

@@ -25,6 +25,7 @@
 namespace weft::rt {
 
 class CommandQueue;
+class DeviceBackend;
 
 class Event : public Object<_cl_event, HandleKind::Event> {
 public:
@@ -51,7 +52,8 @@ public:
   void fail(cl_int Code);
 
   /// Blocks the calling host thread until the event is terminal; returns
-  /// the final status (CL_COMPLETE or negative).
+  /// the final status (CL_COMPLETE or negative). Before it blocks, the
+  /// thread runs ready work of the command's device itself.
   cl_int wait();
 
   /// Calls Fn(final status) once the event is terminal: now if it is.
@@ -73,6 +75,9 @@ private:
   /// back would keep both alive forever. (CL_EVENT_COMMAND_QUEUE stays
   /// valid as long as the application keeps its queue.)
   Ref<CommandQueue> QueueRef;
+  /// The work pool of the command's device (devices live forever); a host
+  /// thread that waits helps it run ready work.
+  DeviceBackend *Pool;
   cl_command_type Type;
   bool Profiling;
 
@@ -90,8 +95,8 @@ private:
   std::vector<std::function<void(cl_int)>> Dependents;
 };
 
-/// Runs Fn now, or after the function already running on this thread
-/// returns (used to notify dependents without recursion).
-void runFlattened(std::function<void()> Fn);
+/// Calls Fn(Status) now, or after the function already running on this
+/// thread returns (used to notify dependents without recursion).
+void runFlattened(std::function<void(cl_int)> Fn, cl_int Status);
 
 } // namespace weft::rt

@@ -18,22 +18,24 @@ KernelCommand::KernelCommand(CommandQueue &Q, Kernel &K, Kernel::Snapshot S, con
 
 void LaunchCommand::launch(std::shared_ptr<KernelLaunch> L,
                            std::shared_ptr<const BlockKernels> Blocks) {
-  auto Self = std::static_pointer_cast<LaunchCommand>(shared_from_this());
-  std::shared_ptr<EnqueueScope> Scope;
   if (Blocks) {
     Scope = std::make_shared<EnqueueScope>(*this, std::move(Blocks));
     L->Enqueue = Scope;
   }
+  // The device holds the command (and so its references) until the end.
+  device().backend().launch(std::move(L),
+                            std::static_pointer_cast<LaunchCommand>(shared_from_this()));
+}
+
+void LaunchCommand::launchStarted() { event().advance(Event::Stage::Running); }
+
+void LaunchCommand::launchEnded(Status S) {
   // Ended first, then the children waiting for the launch's end go; they
   // keep the command from Complete (addChild) until they are.
-  device().backend().launch(
-      std::move(L), [Self] { Self->event().advance(Event::Stage::Running); },
-      [Self, Scope](Status S) {
-        cl_int Code = S ? CL_COMPLETE : S.error().Code;
-        Self->finish(Code);
-        if (Scope)
-          Scope->kernelEnded(Code);
-      });
+  cl_int Code = S ? CL_COMPLETE : S.error().Code;
+  finish(Code);
+  if (Scope)
+    Scope->kernelEnded(Code);
 }
 
 void KernelCommand::execute() {

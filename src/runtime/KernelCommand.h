@@ -13,10 +13,18 @@ namespace weft::rt {
 /// device-side enqueue gets its launch's EnqueueScope here, and the
 /// children waiting for the launch's end are let go after it
 /// (runtime/DeviceEnqueue.h).
-class LaunchCommand : public Command {
+class LaunchCommand : public Command, public LaunchObserver {
+public:
+  void launchStarted() override;
+  void launchEnded(Status S) override;
+
 protected:
   using Command::Command;
   void launch(std::shared_ptr<KernelLaunch> L, std::shared_ptr<const BlockKernels> Blocks);
+
+private:
+  /// The launch's device-side enqueue, if the kernel uses it.
+  std::shared_ptr<EnqueueScope> Scope;
 };
 
 class KernelCommand : public LaunchCommand {

@@ -114,16 +114,30 @@ template <typename HandleT, HandleKind K> class Object : public HandleT, public 
 public:
   static constexpr HandleKind Kind = K;
   using HandleType = HandleT *;
-  Object() {
+  /// ListNow false: an object whose handle nobody has yet (the event of a
+  /// command enqueued without asking for it, the common case); list() it
+  /// when its handle is given out. Most such events never are, and skip
+  /// two trips through the shared handle set.
+  explicit Object(bool ListNow = true) : Listed(ListNow) {
     HandleT::Dispatch = icdDispatchTable();
     HandleT::Kind = K;
-    handles::add(static_cast<HandleT *>(this));
+    if (ListNow)
+      handles::add(static_cast<HandleT *>(this));
   }
   ~Object() override {
-    handles::remove(static_cast<HandleT *>(this));
+    if (Listed.load(std::memory_order_relaxed))
+      handles::remove(static_cast<HandleT *>(this));
     HandleT::Kind = HandleKind::Dead;
   }
   HandleT *handle() { return this; }
+  /// Makes the handle known as live (LiveHandles.h), before it is given out.
+  void list() {
+    if (!Listed.exchange(true, std::memory_order_relaxed))
+      handles::add(static_cast<HandleT *>(this));
+  }
+
+private:
+  std::atomic<bool> Listed;
 };
 
 /// The object behind handle P, or nullptr if P is not a live T of ours.

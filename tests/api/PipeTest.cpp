@@ -432,21 +432,25 @@ TEST_F(Pipes, ConcurrentProducersAndConsumersDeliverEveryPacketOnce) {
   struct Case {
     size_t Items, Local;
     cl_uint PerItem, Capacity;
+    /// Tries per packet before a side gives it up (the kernels' LIMIT).
+    unsigned LimitLog2;
   };
   // Many work-items in several groups on each side; then one work-item on
-  // each side, whose packets must also arrive in order. Under
-  // ThreadSanitizer the runtime's side of every pipe call runs at its pace,
-  // and a side whose other side has no worker yet gives up a packet only
-  // after LIMIT tries: a tenth of the packets and a smaller limit there.
+  // each side, whose packets must also arrive in order. Nothing makes two
+  // queues' commands run at once: the consumer's groups can take every
+  // worker before the producer starts, and then wait for packets that
+  // never come. So in the case of several groups a side gives a packet up
+  // soon (a few seconds for a whole group), where one work-item a side
+  // waits long. Under ThreadSanitizer the runtime's side of every pipe call
+  // runs at its pace: a tenth of the packets and smaller limits there.
 #if defined(__SANITIZE_THREAD__)
-  const std::string Limit = "#define LIMIT (1 << 16)\n";
-  const Case Cases[] = {{256, 64, 20, 100}, {1, 1, 10000, 16}};
+  const Case Cases[] = {{256, 64, 20, 100, 10}, {1, 1, 10000, 16, 16}};
 #else
-  const std::string Limit;
-  const Case Cases[] = {{256, 64, 200, 100}, {1, 1, 100000, 16}};
+  const Case Cases[] = {{256, 64, 200, 100, 12}, {1, 1, 100000, 16, 26}};
 #endif
   for (Case C : Cases) {
     SCOPED_TRACE(C.Items);
+    const std::string Limit = "#define LIMIT (1 << " + std::to_string(C.LimitLog2) + ")\n";
     const size_t Total = C.Items * C.PerItem;
     cl_mem P = pipe(sizeof(cl_uint), C.Capacity);
     cl_mem Overflow = buffer(Total * sizeof(cl_uint)), OverflowCount = buffer(sizeof(cl_uint));

@@ -83,10 +83,19 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
 
   // Arguments point into the launch's storage, except __local ones, which
   // point at this worker's arena (at the offsets the runtime laid out).
-  std::vector<void *> Args(L.ArgOffsets.size());
-  for (size_t I = 0; I < Args.size(); ++I)
+  // (On the stack for the usual few arguments: a launch allocates nothing.)
+  constexpr size_t InlineArgs = 32;
+  void *ArgsInline[InlineArgs], *LocalInline[InlineArgs];
+  std::vector<void *> ArgsHeap, LocalHeap;
+  const size_t NumArgs = L.ArgOffsets.size();
+  if (NumArgs > InlineArgs)
+    ArgsHeap.resize(NumArgs);
+  if (L.LocalArgs.size() > InlineArgs)
+    LocalHeap.resize(L.LocalArgs.size());
+  void **Args = NumArgs > InlineArgs ? ArgsHeap.data() : ArgsInline;
+  void **LocalArgPtrs = L.LocalArgs.size() > InlineArgs ? LocalHeap.data() : LocalInline;
+  for (size_t I = 0; I < NumArgs; ++I)
     Args[I] = const_cast<unsigned char *>(L.ArgStorage.data()) + L.ArgOffsets[I];
-  std::vector<void *> LocalArgPtrs(L.LocalArgs.size());
   for (size_t I = 0; I < L.LocalArgs.size(); ++I) {
     LocalArgPtrs[I] = Scratch.Local + L.LocalArgs[I].second;
     Args[L.LocalArgs[I].first] = &LocalArgPtrs[I];
@@ -102,9 +111,54 @@ void runGroups(const rt::KernelLaunch &L, const std::array<uint64_t, 3> &NumGrou
       Ctx.LocalSize[D] = std::min<uint64_t>(L.LocalSize[D], L.GlobalSize[D] - Start);
       Running.Group[D] = Ctx.GroupId[D];
     }
-    L.Fn(Args.data(), &Ctx);
+    L.Fn(Args, &Ctx);
   }
 }
+
+/// A job a thread runs for a CPU device (CpuDevice::runJob); frames nest
+/// when a thread that runs a job helps with another (a callback that waits).
+struct JobFrame {
+  const CpuDevice *Owner = nullptr;
+  /// A worker of the arena: may follow with work that needs the arena.
+  bool InArena = false;
+  /// False while the job runs work-groups: what they make Ready must not
+  /// wait for the whole job to end.
+  bool Open = true;
+  /// Jobs followed in a row; bounded so that other Ready work is not
+  /// starved by one long in-order queue.
+  unsigned Followed = 0;
+  PoolJob Next;
+  JobFrame *Outer = nullptr;
+};
+
+thread_local JobFrame *CurrentJob = nullptr;
+
+/// Closes the running frame (if any) for its lifetime.
+class ClosedFrame {
+public:
+  ClosedFrame() : Frame(CurrentJob) {
+    if (Frame) {
+      WasOpen = Frame->Open;
+      Frame->Open = false;
+    }
+  }
+  ~ClosedFrame() {
+    if (Frame)
+      Frame->Open = WasOpen;
+  }
+  ClosedFrame(const ClosedFrame &) = delete;
+  ClosedFrame &operator=(const ClosedFrame &) = delete;
+
+private:
+  JobFrame *Frame;
+  bool WasOpen = false;
+};
+
+/// Bypassed jobs in a row before the next goes through the ready list.
+constexpr unsigned MaxFollowed = 64;
+
+/// The hand-off to the arena, for ThreadSanitizer (TsanHandOff.h).
+int ArenaSync;
 
 } // namespace
 
@@ -121,46 +175,139 @@ CpuDevice::CpuDevice() : Props(probeHostCpu()) {
 
 CpuDevice::~CpuDevice() = default;
 
-void CpuDevice::launch(std::shared_ptr<const rt::KernelLaunch> L, std::function<void()> OnStart,
-                       std::function<void(rt::Status)> Done) {
-  run([L = std::move(L), OnStart = std::move(OnStart), Done = std::move(Done)] {
-    std::array<uint64_t, 3> NumGroups{1, 1, 1};
-    uint64_t Total = 1;
-    for (int D = 0; D < 3; ++D) {
-      NumGroups[D] = L->LocalSize[D] ? (L->GlobalSize[D] + L->LocalSize[D] - 1) / L->LocalSize[D]
-                                     : 0;
-      Total *= NumGroups[D];
-    }
-    std::unique_ptr<PrintfOutput> Printf;
-    if (L->UsesPrintf)
-      Printf = std::make_unique<PrintfOutput>();
-    OnStart();
+bool PoolJob::needsArena() const {
+  if (!Launch)
+    return false;
+  uint64_t Total = 1;
+  for (int D = 0; D < 3; ++D)
+    Total *= Launch->LocalSize[D]
+                 ? (Launch->GlobalSize[D] + Launch->LocalSize[D] - 1) / Launch->LocalSize[D]
+                 : 0;
+  return Total > 1;
+}
+
+void PoolJob::run() const {
+  if (Task) {
+    Task();
+    return;
+  }
+  const rt::KernelLaunch &L = *Launch;
+  std::array<uint64_t, 3> NumGroups{1, 1, 1};
+  uint64_t Total = 1;
+  for (int D = 0; D < 3; ++D) {
+    NumGroups[D] = L.LocalSize[D] ? (L.GlobalSize[D] + L.LocalSize[D] - 1) / L.LocalSize[D] : 0;
+    Total *= NumGroups[D];
+  }
+  std::unique_ptr<PrintfOutput> Printf;
+  if (L.UsesPrintf)
+    Printf = std::make_unique<PrintfOutput>();
+  Observer->launchStarted();
+  {
+    ClosedFrame Closed;
     if (Total == 1) {
-      runGroups(*L, NumGroups, 0, 1, Printf.get());
+      runGroups(L, NumGroups, 0, 1, Printf.get());
     } else if (Total > 1) {
-      // Every chunk starts after the launch and ends before Done (for TSan,
-      // which cannot see TBB's own synchronization; see TsanHandOff.h).
+      // Every chunk starts after the launch and ends before its end is
+      // reported (for TSan, which cannot see TBB's own synchronization;
+      // see TsanHandOff.h).
       auto Chunk = [&](const tbb::blocked_range<size_t> &R) {
-        runGroups(*L, NumGroups, R.begin(), R.end(), Printf.get());
+        runGroups(L, NumGroups, R.begin(), R.end(), Printf.get());
       };
       tbb::parallel_for(tbb::blocked_range<size_t>(0, Total), tsan::HandedOff(Chunk));
       tsan::acquire(&Chunk);
     }
-    // The output is complete when the command ends (OpenCL C 6.15.14.3).
-    if (Printf)
-      Printf->flush();
-    Done({});
+  }
+  // The output is complete when the command ends (OpenCL C 6.15.14.3).
+  if (Printf)
+    Printf->flush();
+  Observer->launchEnded({});
+}
+
+void CpuDevice::launch(std::shared_ptr<const rt::KernelLaunch> L,
+                       std::shared_ptr<rt::LaunchObserver> Observer) {
+  submit({std::move(L), std::move(Observer), {}});
+}
+
+void CpuDevice::run(std::function<void()> Task) { submit({{}, {}, std::move(Task)}); }
+
+void CpuDevice::runReadyWorkUntil(const std::function<bool()> &Done) {
+  while (!Done() && runOneReady(/*InArena=*/false, &Done)) {
+  }
+}
+
+void CpuDevice::submit(PoolJob J) {
+  const bool NeedsArena = J.needsArena();
+  JobFrame *Frame = CurrentJob;
+  if (Frame && Frame->Owner == this && Frame->Open && !Frame->Next &&
+      (Frame->InArena || !NeedsArena) && Frame->Followed < MaxFollowed) {
+    Frame->Next = std::move(J);
+    return;
+  }
+  if (!NeedsArena) {
+    post(std::move(J));
+    return;
+  }
+  // Several work-groups: a task of the arena, where parallel_for spreads
+  // them over the workers.
+  tsan::release(&ArenaSync);
+  [[maybe_unused]] tsan::IgnoreScope Ignore; // TBB's copy of the task, not our memory
+  Arena.enqueue([this, J = std::move(J)] {   // TBB runs it as const: a copy
+    tsan::acquire(&ArenaSync);
+    runJob(J, /*InArena=*/true, nullptr);
   });
 }
 
-void CpuDevice::run(std::function<void()> Task) {
-  static int Sync;
-  tsan::release(&Sync);
-  [[maybe_unused]] tsan::IgnoreScope Ignore; // TBB's copy of the task, not our memory
-  Arena.enqueue([Task = std::move(Task)] {
-    tsan::acquire(&Sync);
-    Task();
+void CpuDevice::post(PoolJob J) {
+  {
+    std::lock_guard<std::mutex> Lock(ReadyMutex);
+    Ready.push_back(std::move(J));
+  }
+  // One arena task per item: it takes the oldest item, or nothing if a
+  // waiting host thread took it first (there are never fewer of these
+  // tasks in flight than items on the list).
+  tsan::release(&ArenaSync);
+  [[maybe_unused]] tsan::IgnoreScope Ignore;
+  Arena.enqueue([this] {
+    tsan::acquire(&ArenaSync);
+    runOneReady(/*InArena=*/true, nullptr);
   });
+}
+
+bool CpuDevice::runOneReady(bool InArena, const std::function<bool()> *Stop) {
+  PoolJob J;
+  {
+    std::lock_guard<std::mutex> Lock(ReadyMutex);
+    if (Ready.empty())
+      return false;
+    J = std::move(Ready.front());
+    Ready.pop_front();
+  }
+  runJob(std::move(J), InArena, Stop);
+  return true;
+}
+
+void CpuDevice::runJob(PoolJob J, bool InArena, const std::function<bool()> *Stop) {
+  JobFrame Frame;
+  Frame.Owner = this;
+  Frame.InArena = InArena;
+  Frame.Outer = CurrentJob;
+  CurrentJob = &Frame;
+  for (;;) {
+    J.run();
+    if (!Frame.Next)
+      break;
+    J = std::move(Frame.Next);
+    Frame.Next = {};
+    ++Frame.Followed;
+    // A host thread whose wait is over leaves the rest to the pool (a
+    // host frame only takes small work).
+    if (Stop && (*Stop)()) {
+      CurrentJob = Frame.Outer;
+      post(std::move(J));
+      return;
+    }
+  }
+  CurrentJob = Frame.Outer;
 }
 
 } // namespace weft::cpu

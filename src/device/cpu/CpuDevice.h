@@ -1,11 +1,19 @@
 // The CPU device: a oneTBB task arena that is the device's one work pool.
 //
 // Every queue of every context on the device hands its Ready commands here.
-// A kernel command becomes one task that splits its work-groups with
-// tbb::parallel_for, so work-groups of several commands interleave on the
-// workers; small commands (copies, fills) are single tasks. Host threads
-// never run inside the arena and TBB workers never wait on events: they only
-// run work that is already Ready.
+// A kernel command of several work-groups becomes one arena task that
+// splits its work-groups with tbb::parallel_for, so work-groups of several
+// commands interleave on the workers. Small work (a one-work-group kernel,
+// a copy, a fill) waits in the device's ready list, and one arena task per
+// item takes the oldest; a host thread about to block in clFinish or
+// clWaitForEvents takes from the same list and runs the work itself
+// (runReadyWorkUntil). TBB workers never wait on events: they only run
+// work that is already Ready.
+//
+// Bypass: work that a task's own completion makes Ready (the next command
+// of an in-order queue) runs next on the same thread, the way a TBB task
+// returns its successor, instead of going through the arena and waking
+// another worker.
 #pragma once
 
 #include "runtime/DeviceBackend.h"
@@ -13,9 +21,24 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
+#include <deque>
 #include <memory>
+#include <mutex>
 
 namespace weft::cpu {
+
+/// Work for the pool: a kernel launch, or a task. A launch is not wrapped
+/// in a std::function, which would allocate for every command.
+struct PoolJob {
+  std::shared_ptr<const rt::KernelLaunch> Launch;
+  std::shared_ptr<rt::LaunchObserver> Observer;
+  std::function<void()> Task;
+
+  explicit operator bool() const { return Launch || Task; }
+  /// A launch of several work-groups: a parallel_for in the arena.
+  bool needsArena() const;
+  void run() const;
+};
 
 class CpuDevice final : public rt::DeviceBackend {
 public:
@@ -23,16 +46,32 @@ public:
   ~CpuDevice() override;
 
   const rt::DeviceProperties &properties() const override { return Props; }
-  void launch(std::shared_ptr<const rt::KernelLaunch> Launch, std::function<void()> OnStart,
-              std::function<void(rt::Status)> Done) override;
+  void launch(std::shared_ptr<const rt::KernelLaunch> Launch,
+              std::shared_ptr<rt::LaunchObserver> Observer) override;
   void run(std::function<void()> Task) override;
+  void runReadyWorkUntil(const std::function<bool()> &Done) override;
 
 private:
+  /// Runs J: next on this thread if the job running here may take it
+  /// (bypass), else from the ready list or, if it needs the arena, as an
+  /// arena task.
+  void submit(PoolJob J);
+  /// Puts small work on the ready list and an arena task to take it.
+  void post(PoolJob J);
+  /// Takes the oldest ready work and runs it (with what it bypasses to);
+  /// false if the list was empty.
+  bool runOneReady(bool InArena, const std::function<bool()> *Stop);
+  /// Runs J in a frame that takes bypassed work; stops following the
+  /// bypass (and posts it) once *Stop holds.
+  void runJob(PoolJob J, bool InArena, const std::function<bool()> *Stop);
+
   rt::DeviceProperties Props;
   // TBB creates (hardware threads - 1) workers unless told otherwise; the
   // arena wants one worker per compute unit.
   std::unique_ptr<tbb::global_control> Parallelism;
   tbb::task_arena Arena;
+  std::mutex ReadyMutex;
+  std::deque<PoolJob> Ready;
 };
 
 } // namespace weft::cpu

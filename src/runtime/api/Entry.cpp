@@ -52,9 +52,10 @@ Result<std::vector<Ref<Event>>> waitList(cl_uint NumEvents, const cl_event *Even
 }
 
 void returnEvent(const Ref<Event> &Ev, cl_event *Out) {
-  if (Out)
+  if (Out) {
+    Ev->list();
     *Out = Ev->handle();
-  else
+  } else
     Ev->release();
 }
 
