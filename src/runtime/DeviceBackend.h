@@ -7,6 +7,7 @@
 #pragma once
 
 #include "runtime/KernelAbi.h"
+#include "runtime/ObjectMemory.h"
 #include "runtime/Result.h"
 
 #include <array>
@@ -65,8 +66,8 @@ struct KernelLaunch {
   std::array<uint64_t, 3> GlobalOffset{0, 0, 0};
   std::array<uint64_t, 3> LocalSize{1, 1, 1}; ///< the enqueued local size
   /// Argument i lives at ArgStorage + ArgOffsets[i] (see WorkGroupFn).
-  std::vector<unsigned char> ArgStorage;
-  std::vector<size_t> ArgOffsets;
+  std::vector<unsigned char, ObjectAllocator<unsigned char>> ArgStorage;
+  std::vector<size_t, ObjectAllocator<size_t>> ArgOffsets;
   /// For each __local argument: its index and its offset in the worker's
   /// __local arena (static __local variables come first). The device stores
   /// the address LocalMem + offset for it.

@@ -69,16 +69,14 @@ cl_int Event::status() const {
   return Current == Stage::Failed ? Error : statusOf(Current);
 }
 
-bool Event::isTerminal() const {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  return Current == Stage::Complete || Current == Stage::Failed;
-}
+bool Event::isTerminal() const { return Terminal.load(std::memory_order_acquire); }
 
 void Event::advance(Stage S) {
   Ref<Event> Self(this); // destroyed last: may delete the event on return
   Ref<CommandQueue> Queue;
-  std::vector<std::function<void(cl_int)>> Notify;
+  decltype(Dependents) Notify;
   cl_int Old, New;
+  bool HasCallbacks;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Current == Stage::Failed || S <= Current)
@@ -107,13 +105,17 @@ void Event::advance(Stage S) {
     }
     Current = S;
     New = statusOf(S);
+    HasCallbacks = !Callbacks.empty(); // any added from now on see New
     if (S == Stage::Complete) {
       Notify.swap(Dependents);
-      Cv.notify_all();
       Queue = std::move(QueueRef); // terminal: let go of the queue (Event.h)
     }
   }
-  if (Old != New)
+  // Waiters are let go with the lock free: a host thread that polls
+  // isTerminal() must not find it held the moment it returns.
+  if (S == Stage::Complete)
+    becomeTerminal();
+  if (Old != New && HasCallbacks)
     runCallbacks(Old, New);
   for (auto &Fn : Notify)
     runFlattened(std::move(Fn), CL_COMPLETE);
@@ -122,7 +124,7 @@ void Event::advance(Stage S) {
 void Event::fail(cl_int Code) {
   Ref<Event> Self(this);
   Ref<CommandQueue> Queue;
-  std::vector<std::function<void(cl_int)>> Notify;
+  decltype(Dependents) Notify;
   cl_int Old;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
@@ -132,17 +134,29 @@ void Event::fail(cl_int Code) {
     Current = Stage::Failed;
     Error = Code;
     Notify.swap(Dependents);
-    Cv.notify_all();
     Queue = std::move(QueueRef);
   }
+  becomeTerminal();
   runCallbacks(Old, Code);
   for (auto &Fn : Notify)
     runFlattened(std::move(Fn), Code);
 }
 
+void Event::becomeTerminal() {
+  Terminal.store(true, std::memory_order_release);
+  // Current changed under the lock, which a waiter holds from its check of
+  // the predicate to its sleep: notifying after the lock is released
+  // misses nobody.
+  Cv.notify_all();
+}
+
 cl_int Event::wait() {
   if (Pool)
     Pool->runReadyWorkUntil([this] { return isTerminal(); });
+  // Terminal is final, and written after Current and Error: no lock needed
+  // to read them then.
+  if (isTerminal())
+    return Current == Stage::Failed ? Error : CL_COMPLETE;
   std::unique_lock<std::mutex> Lock(Mutex);
   Cv.wait(Lock, [&] { return Current == Stage::Complete || Current == Stage::Failed; });
   return Current == Stage::Failed ? Error : CL_COMPLETE;

@@ -17,6 +17,7 @@
 #include "runtime/Object.h"
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -67,6 +68,9 @@ public:
 
 private:
   void runCallbacks(cl_int Old, cl_int New);
+  /// Publishes a terminal Current (set under the lock before): Terminal,
+  /// then the waiters.
+  void becomeTerminal();
 
   Ref<Context> Ctx;
   CommandQueue *Queue;
@@ -84,6 +88,9 @@ private:
   mutable std::mutex Mutex;
   std::condition_variable Cv;
   Stage Current;
+  /// Current is Complete or Failed: read without the lock by threads that
+  /// poll (a waiting host thread, the queue's pruning).
+  std::atomic<bool> Terminal{false};
   cl_int Error = CL_SUCCESS;
   std::array<cl_ulong, 5> Times{}; // QUEUED, SUBMIT, START, END, COMPLETE
   struct Callback {
@@ -92,7 +99,7 @@ private:
     void *Data;
   };
   std::vector<Callback> Callbacks;
-  std::vector<std::function<void(cl_int)>> Dependents;
+  std::vector<std::function<void(cl_int)>, ObjectAllocator<std::function<void(cl_int)>>> Dependents;
 };
 
 /// Calls Fn(Status) now, or after the function already running on this

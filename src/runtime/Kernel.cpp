@@ -86,7 +86,7 @@ template <typename... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
 
 Result<Kernel::Snapshot> Kernel::snapshot() const {
   Snapshot S;
-  auto L = std::make_shared<KernelLaunch>();
+  auto L = std::allocate_shared<KernelLaunch>(ObjectAllocator<KernelLaunch>());
   L->Fn = Fn;
   L->Name = Desc.Name;
   L->PrivateFrameSize = Desc.PrivateFrameSize;

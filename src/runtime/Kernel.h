@@ -52,7 +52,7 @@ public:
   /// plus the memory objects it must keep alive.
   struct Snapshot {
     std::shared_ptr<KernelLaunch> Launch;
-    std::vector<Ref<MemObject>> MemObjects;
+    std::vector<Ref<MemObject>, ObjectAllocator<Ref<MemObject>>> MemObjects;
     /// The program's block kernels, for a kernel that uses device-side
     /// enqueue (null otherwise).
     std::shared_ptr<const BlockKernels> Blocks;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "runtime/LiveHandles.h"
+#include "runtime/ObjectMemory.h"
 
 #include <CL/cl_icd.h>
 
@@ -68,7 +69,7 @@ WEFT_HANDLE(_cl_sampler);
 
 namespace weft::rt {
 
-class RefCounted {
+class RefCounted : public ObjectMemory {
 public:
   RefCounted() = default;
   RefCounted(const RefCounted &) = delete;

@@ -9,8 +9,10 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace weft::cpu {
@@ -154,6 +156,24 @@ private:
   bool WasOpen = false;
 };
 
+/// A pause in a polling loop.
+inline void spinPause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+/// How long a worker polls the ready list after its work (linger), and a
+/// waiting host thread polls for its event before it sleeps: several
+/// times the cost of a wake-up, a small fraction of any real kernel.
+constexpr auto LingerTime = std::chrono::microseconds(50);
+constexpr auto HostPollTime = std::chrono::microseconds(20);
+/// How long a lingering worker leaves a lone item to the thread that
+/// posted it (linger).
+constexpr auto PosterGrace = std::chrono::microseconds(5);
+
 /// Bypassed jobs in a row before the next goes through the ready list.
 constexpr unsigned MaxFollowed = 64;
 
@@ -231,7 +251,24 @@ void CpuDevice::launch(std::shared_ptr<const rt::KernelLaunch> L,
 void CpuDevice::run(std::function<void()> Task) { submit({{}, {}, std::move(Task)}); }
 
 void CpuDevice::runReadyWorkUntil(const std::function<bool()> &Done) {
-  while (!Done() && runOneReady(/*InArena=*/false, &Done)) {
+  // Ready work first; then, where workers have cores of their own, a short
+  // poll: small work a worker already took often ends within it, and the
+  // host then returns without sleeping and being woken.
+  using Clock = std::chrono::steady_clock;
+  const bool Poll = Props.ComputeUnits >= 2;
+  Clock::time_point Until{};
+  for (unsigned Polls = 1; !Done(); ++Polls) {
+    if (runOneReady(/*InArena=*/false, &Done)) {
+      Until = {};
+      continue;
+    }
+    if (!Poll)
+      return;
+    if (Until == Clock::time_point{})
+      Until = Clock::now() + HostPollTime;
+    else if (Polls % 64 == 0 && Clock::now() > Until)
+      return;
+    spinPause();
   }
 }
 
@@ -249,38 +286,86 @@ void CpuDevice::submit(PoolJob J) {
   }
   // Several work-groups: a task of the arena, where parallel_for spreads
   // them over the workers.
+  ParallelJobs.fetch_add(1, std::memory_order_relaxed);
   tsan::release(&ArenaSync);
   [[maybe_unused]] tsan::IgnoreScope Ignore; // TBB's copy of the task, not our memory
   Arena.enqueue([this, J = std::move(J)] {   // TBB runs it as const: a copy
     tsan::acquire(&ArenaSync);
     runJob(J, /*InArena=*/true, nullptr);
+    ParallelJobs.fetch_sub(1, std::memory_order_relaxed);
   });
 }
 
 void CpuDevice::post(PoolJob J) {
   {
-    std::lock_guard<std::mutex> Lock(ReadyMutex);
+    tbb::spin_mutex::scoped_lock Lock(ReadyMutex);
     Ready.push_back(std::move(J));
+    ReadyCount.store(Ready.size(), std::memory_order_relaxed);
   }
-  // One arena task per item: it takes the oldest item, or nothing if a
-  // waiting host thread took it first (there are never fewer of these
-  // tasks in flight than items on the list).
+  // A lingering worker takes it: nobody to wake. (With linger()'s fence, a
+  // worker that stops lingering either is seen here or sees this item.)
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (Lingering.load(std::memory_order_relaxed))
+    return;
+  // One arena task per item: it takes the oldest item, or nothing if
+  // another thread took it first (there are never fewer of these tasks in
+  // flight than items on the list while no worker lingers).
   tsan::release(&ArenaSync);
   [[maybe_unused]] tsan::IgnoreScope Ignore;
   Arena.enqueue([this] {
     tsan::acquire(&ArenaSync);
-    runOneReady(/*InArena=*/true, nullptr);
+    if (runOneReady(/*InArena=*/true, nullptr))
+      linger();
   });
 }
 
+void CpuDevice::linger() {
+  // One worker at a time, and none where the host thread would share its
+  // core with it.
+  unsigned None = 0;
+  if (Props.ComputeUnits < 2 || !Lingering.compare_exchange_strong(None, 1))
+    return;
+  using Clock = std::chrono::steady_clock;
+  auto Until = Clock::now() + LingerTime;
+  // A lone item is left to its poster for a moment: a host thread that
+  // enqueues and then waits runs it itself, with everything it touches in
+  // its own cache. An item that waits longer, or has another behind it
+  // (a host enqueuing a stream), is taken.
+  Clock::time_point Seen{};
+  for (unsigned Polls = 1;; ++Polls) {
+    size_t Waiting = ReadyCount.load(std::memory_order_relaxed);
+    if (Waiting == 1 && Seen == Clock::time_point{})
+      Seen = Clock::now();
+    if (Waiting >= 2 || (Waiting == 1 && Clock::now() - Seen >= PosterGrace)) {
+      Seen = {};
+      if (runOneReady(/*InArena=*/true, nullptr))
+        Until = Clock::now() + LingerTime;
+      continue;
+    }
+    if (!Waiting)
+      Seen = {};
+    if (ParallelJobs.load(std::memory_order_relaxed) || (Polls % 64 == 0 && Clock::now() > Until))
+      break;
+    spinPause();
+  }
+  Lingering.store(0, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // What was posted while this worker lingered has no arena task of its own.
+  while (runOneReady(/*InArena=*/true, nullptr)) {
+  }
+}
+
 bool CpuDevice::runOneReady(bool InArena, const std::function<bool()> *Stop) {
+  if (!ReadyCount.load(std::memory_order_relaxed)) // polled: no lock for nothing
+    return false;
   PoolJob J;
   {
-    std::lock_guard<std::mutex> Lock(ReadyMutex);
+    tbb::spin_mutex::scoped_lock Lock(ReadyMutex);
     if (Ready.empty())
       return false;
     J = std::move(Ready.front());
     Ready.pop_front();
+    ReadyCount.store(Ready.size(), std::memory_order_relaxed);
   }
   runJob(std::move(J), InArena, Stop);
   return true;

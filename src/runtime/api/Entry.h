@@ -186,7 +186,9 @@ Status submit(Enqueue &E, std::shared_ptr<Command> Cmd, cl_event *Out, bool Bloc
 /// submit() of a new command C(queue, A...).
 template <typename C, typename... Args>
 Status submitNew(Enqueue &E, cl_event *Out, bool Blocking, Args &&...A) {
-  return submit(E, std::make_shared<C>(*E.Queue, std::forward<Args>(A)...), Out, Blocking);
+  return submit(E,
+                std::allocate_shared<C>(ObjectAllocator<C>(), *E.Queue, std::forward<Args>(A)...),
+                Out, Blocking);
 }
 
 /// The cl_mem_flags families.
