@@ -161,18 +161,26 @@ rt::WorkGroupFn JitExecutable::compileSpecialized(const std::string &KernelName,
   Function *WG = (*M)->getFunction(Name);
   if (!WG || WG->isDeclaration())
     return nullptr;
-  // Only this work-group function is defined here: everything else the
-  // program defines (the other kernels, its __constant data) is the
-  // program's object's, already in the JIT, and named from here. Internal
-  // symbols (the built-ins' tables) are copied; they are constants.
+  // Only this work-group function is defined here: the other kernels and
+  // the program's mutable program-scope variables are the program's
+  // object's, already in the JIT, and named from here. Constants (the
+  // program's __constant data, the built-ins' tables) are copied: a
+  // program built in parts (ParallelBackend) has a private copy of them in
+  // each part and exports none.
   for (Function &F : **M)
     if (&F != WG && !F.isDeclaration() && !F.hasLocalLinkage())
       F.deleteBody();
-  for (GlobalVariable &G : (*M)->globals())
-    if (!G.isDeclaration() && !G.hasLocalLinkage()) {
-      G.setInitializer(nullptr);
-      G.setLinkage(GlobalValue::ExternalLinkage);
+  for (GlobalVariable &G : (*M)->globals()) {
+    if (G.isDeclaration() || G.hasLocalLinkage())
+      continue;
+    if (G.isConstant()) {
+      G.setLinkage(GlobalValue::InternalLinkage);
+      G.setComdat(nullptr);
+      continue;
     }
+    G.setInitializer(nullptr);
+    G.setLinkage(GlobalValue::ExternalLinkage);
+  }
   const std::string SpecializedName = Name + ".images" + std::to_string(Specialized.size());
   WG->setName(SpecializedName);
   ImageDescriptorPass::specialize(*WG, Formats);

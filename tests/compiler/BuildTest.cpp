@@ -6,6 +6,7 @@
 #include "KernelRunner.h"
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <cmath>
 
@@ -390,6 +391,38 @@ kernel void plain(global int *p) { p[0] = 1; })";
   auto Unoptimized = build(Source, "-cl-std=CL3.0 -cl-opt-disable");
   ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(Unoptimized));
   EXPECT_EQ(std::get<rt::BuildOutput>(Unoptimized).Exe->specialize("copy", Rgba8), nullptr);
+}
+
+// A kernel that reads the program's __constant data specializes too, also
+// when the program was compiled in parts (ParallelBackend), where each part
+// has a copy of the constants of its own and none exports them: the
+// specialized function gets its own copy as well. (It used to name the
+// program's symbol, which the JIT could not find: the launch fell back to
+// the generic function, ten times slower on image.blur_image.)
+TEST(BuildTest, ImageKernelsReadingConstantDataSpecializeInProgramsBuiltInParts) {
+  // The process's first build runs its parts one after another.
+  ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(
+      build("kernel void warm(global int *p) { *p = 1; }", "-cl-std=CL3.0")));
+  const char *Source = R"(
+constant float weights[3] = {0.25f, 0.5f, 0.25f};
+kernel void blur(read_only image2d_t in, write_only image2d_t out) {
+  int2 p = (int2)(get_global_id(0), get_global_id(1));
+  float4 s = 0.0f;
+  for (int k = 0; k < 3; ++k)
+    s += weights[k] * read_imagef(in, p + (int2)(k - 1, 0));
+  write_imagef(out, p, s);
+}
+kernel void scale(global float *p) { p[get_global_id(0)] *= weights[get_global_id(0) % 3]; })";
+  std::variant<rt::BuildOutput, rt::BuildFailure> R = rt::BuildFailure{};
+  tbb::task_arena Arena(4);
+  Arena.execute([&] { R = build(Source, "-cl-std=CL3.0"); });
+  ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(R)) << std::get<rt::BuildFailure>(R).Log;
+  rt::Executable &Exe = *std::get<rt::BuildOutput>(R).Exe;
+  const std::vector<rt::ImageArgFormat> Rgba8 = {{0, CL_RGBA, CL_UNORM_INT8, 4},
+                                                 {1, CL_RGBA, CL_UNORM_INT8, 4}};
+  rt::WorkGroupFn Specialized = Exe.specialize("blur", Rgba8);
+  ASSERT_NE(Specialized, nullptr);
+  EXPECT_NE(Specialized, Exe.lookup("blur"));
 }
 
 } // namespace weft::compiler::test
