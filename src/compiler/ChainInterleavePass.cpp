@@ -39,7 +39,9 @@
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
+#include <algorithm>
 #include <optional>
+#include <string>
 
 using namespace llvm;
 
@@ -119,17 +121,72 @@ ChainInterleavePass::Need ChainInterleavePass::interleaveFor(Loop &L, LoopInfo &
       Depth[&I] = D;
       Chain = std::max(Chain, D);
     }
+  Need N;
+  N.Chain = Chain;
+  N.Ops = Ops;
   if (Chain < MinChain || Ops >= TargetChains * Chain)
-    return {};
+    return N;
   const unsigned Want = unsigned((uint64_t(TargetChains) * Chain + Ops - 1) / Ops);
   const unsigned Count = std::min<unsigned>(MaxInterleave, unsigned(PowerOf2Ceil(Want)));
   if (Count < 2)
-    return {};
-  return {Count, Element->getScalarType(), Element->isVectorTy()};
+    return N;
+  N.Count = Count;
+  N.Element = Element->getScalarType();
+  N.Vector = Element->isVectorTy();
+  return N;
+}
+
+namespace {
+
+/// The widest vector register the function's target has, in bits, from
+/// its target features (0 if unknown).
+unsigned widestRegister(const Function &F) {
+  const StringRef Features = F.getFnAttribute("target-features").getValueAsString();
+  if (Features.contains("+avx512f"))
+    return 512;
+  if (Features.contains("+avx"))
+    return 256;
+  return 0;
+}
+
+} // namespace
+
+bool ChainInterleavePass::preferFullWidth(Function &F, FunctionAnalysisManager &FAM) {
+  const unsigned Widest = widestRegister(F);
+  unsigned Preferred = 0;
+  if (F.hasFnAttribute("prefer-vector-width") &&
+      F.getFnAttribute("prefer-vector-width").getValueAsString().getAsInteger(10, Preferred))
+    return false;
+  if (Widest == 0 || (Preferred != 0 && Preferred >= Widest))
+    return false;
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  bool Chains = false;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (L->isInnermost() && findOptionMDForLoop(L, wi::WorkItemLoopMD) &&
+        !BoundsCheckVersioningPass::isEdgeLoop(*L)) {
+      // A long chain, interleaved here or independent enough already (a
+      // split float8 chain), with few memory accesses beside it: bound by
+      // the FMA units, not by loads (a filter's taps are not).
+      const Need N = interleaveFor(*L, LI);
+      unsigned Accesses = 0;
+      for (BasicBlock *BB : L->blocks())
+        for (Instruction &I : *BB)
+          Accesses += isa<LoadInst>(I) || isa<StoreInst>(I);
+      Chains |= N.Chain >= MinChain && N.Ops >= ComputeBound * std::max(Accesses, 1u);
+    }
+  if (!Chains)
+    return false;
+  F.addFnAttr("prefer-vector-width", std::to_string(Widest));
+  // TargetIRAnalysis results are never invalidated: the vectorizer would
+  // keep the width of the attribute as it was.
+  FAM.clear(F, F.getName());
+  return true;
 }
 
 PreservedAnalyses ChainInterleavePass::run(Function &F, FunctionAnalysisManager &FAM) {
   bool Changed = false;
+  if (preferFullWidth(F, FAM))
+    Changed = true;
   const TargetTransformInfo &TTI = FAM.getResult<TargetIRAnalysis>(F);
   const uint64_t VectorBits =
       TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedSize();

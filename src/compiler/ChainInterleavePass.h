@@ -33,11 +33,28 @@
 // A loop whose trip count is a constant is not versioned: it gets the
 // largest count its trip count allows, or none.
 //
+// Full width: LLVM prefers 256-bit vectors on AVX-512 CPUs (a core that
+// runs 512-bit instructions may lower its clock), which halves what a
+// compute-bound loop can reach. A function with a long chain (at least
+// MinChain, interleaved here or independent enough already, as a split
+// float8 chain is) and ComputeBound floating-point operations or more per
+// load or store asks for the target's full width:
+//
+//   define void @__weft_wg_mad(...)            ; before
+//   define void @__weft_wg_mad(...) #1         ; after
+//   attributes #1 = { ... "prefer-vector-width"="512" }
+//
+// (The dependent-mad figures: 32-37 % of the FMA peak at 256 bits, 73-90 %
+// at 512; a 17-tap filter, two loads per multiply-add, is left at 256.)
+//
 // Limits: the work-item loop must be innermost but for its builtins' lane
 // loops (its inner loops unrolled) and have one exit at its latch; a body
 // with enough independent operations, or with a chain shorter than
 // MinChain, is left to the vectorizer's own choice; integer chains are not
 // measured. The short copy doubles the loop's code (and its compile time).
+// A chain carried by a loop inside the work-item loop (a double16 chain too
+// long to unroll) keeps the work-item loop from being innermost: neither
+// interleaved nor widened (that needs the loops interchanged).
 #pragma once
 
 #include <llvm/IR/PassManager.h>
@@ -55,13 +72,21 @@ public:
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 
   /// What L's body asks for: an interleave count (0: none) and the
-  /// floating-point type of its longest chain.
+  /// floating-point type of its longest chain; and, whatever the count,
+  /// that chain's length.
   struct Need {
     unsigned Count = 0;
     llvm::Type *Element = nullptr;
     bool Vector = false; ///< the chain computes on vectors
+    unsigned Chain = 0;
+    unsigned Ops = 0; ///< floating-point operations in the body
   };
   static Need interleaveFor(llvm::Loop &L, llvm::LoopInfo &LI);
+
+  /// Where F has a chain loop of scalars and its target vector registers
+  /// wider than F prefers: asks for the full width (prefer-vector-width),
+  /// clears F's analyses, and returns true.
+  static bool preferFullWidth(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 
   /// Floating-point operations in flight that keep a core's FMA units busy
   /// (two units, four cycles of latency).
@@ -69,6 +94,9 @@ public:
   static constexpr unsigned MaxInterleave = 8;
   /// Shorter chains are the vectorizer's business.
   static constexpr unsigned MinChain = 16;
+  /// Floating-point operations per memory access above which a chain loop
+  /// is bound by the FMA units (preferFullWidth).
+  static constexpr unsigned ComputeBound = 4;
   /// The loop attribute that marks the short copy of a versioned loop.
   static constexpr const char *ShortLoopMD = "weft.chain.short";
 };

@@ -664,6 +664,62 @@ TEST(PassTest, LongChainsInWorkItemLoopsInterleaveWhereTheGroupIsWideEnough) {
   EXPECT_EQ(F.getInstructionCount(), Size);
 }
 
+// A function with a compute-bound chain loop (32 dependent multiply-adds,
+// one load, one store) asks for the full width of an AVX-512 target; the
+// same chain with a load per multiply-add (a filter's taps) does not, nor a
+// target without AVX-512's features, and a width already asked for stays.
+TEST(PassTest, ComputeBoundChainsAskForTheFullVectorWidth) {
+  LLVMContext C;
+  auto kernel = [](const std::string &Name, bool LoadPerStep, const std::string &Attrs) {
+    std::string Body;
+    for (int I = 0; I < 32; ++I) {
+      const std::string Prev = "%v" + std::to_string(I), Next = "%v" + std::to_string(I + 1);
+      std::string Factor = "%a";
+      if (LoadPerStep) {
+        Body += "  %t" + std::to_string(I) + " = load float, ptr %q\n";
+        Factor = "%t" + std::to_string(I);
+      }
+      Body += "  " + Next + " = call float @llvm.fmuladd.f32(float " + Prev + ", float " + Factor +
+              ", float %b)\n";
+    }
+    return "define void @" + Name + "(ptr %p, float %a, float %b, i64 %n) " + Attrs +
+           " {\nentry:\n  br label %x.loop\nx.loop:\n"
+           "  %x = phi i64 [ 0, %entry ], [ %x.next, %x.loop ]\n"
+           "  %q = getelementptr float, ptr %p, i64 %x\n  %v0 = load float, ptr %q\n" +
+           Body +
+           "  store float %v32, ptr %q\n"
+           "  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, %n\n"
+           "  br i1 %c, label %x.loop, label %exit, !llvm.loop !0\nexit:\n  ret void\n}\n";
+  };
+  const std::string Text = "declare float @llvm.fmuladd.f32(float, float, float)\n" +
+                           kernel("compute", false, "#0") + kernel("taps", true, "#0") +
+                           kernel("avx2", false, "#1") + kernel("asked", false, "#2") +
+                           "attributes #0 = { \"target-features\"=\"+avx,+avx2,+fma,+avx512f\" }\n"
+                           "attributes #1 = { \"target-features\"=\"+avx,+avx2,+fma\" "
+                           "\"prefer-vector-width\"=\"256\" }\n"
+                           "attributes #2 = { \"target-features\"=\"+avx,+avx2,+fma,+avx512f\" "
+                           "\"prefer-vector-width\"=\"128\" }\n"
+                           "!0 = distinct !{!0, !1}\n!1 = !{!\"" +
+                           wi::WorkItemLoopMD + "\"}\n";
+  auto M = parse(C, Text.c_str());
+  ASSERT_TRUE(M);
+  auto widthAfter = [&](const char *Name) {
+    Function &F = *M->getFunction(Name);
+    runOnFunction(ChainInterleavePass(), F);
+    return F.getFnAttribute("prefer-vector-width").getValueAsString().str();
+  };
+  EXPECT_EQ(widthAfter("compute"), "512");
+  EXPECT_EQ(widthAfter("taps"), "") << "a load per step: bound by memory";
+  EXPECT_EQ(widthAfter("avx2"), "256") << "already the target's widest";
+  EXPECT_EQ(widthAfter("asked"), "512") << "narrower than the target's widest";
+  // A second run changes nothing.
+  Function &F = *M->getFunction("compute");
+  const size_t Size = F.getInstructionCount();
+  runOnFunction(ChainInterleavePass(), F);
+  EXPECT_EQ(F.getFnAttribute("prefer-vector-width").getValueAsString(), "512");
+  EXPECT_EQ(F.getInstructionCount(), Size);
+}
+
 // A work-item loop computing one long chain on a <8 x float> (a float8
 // kernel's v = v * a + b) is split into eight scalar chains and its
 // vectorization forced; the same chain only 8 long stays whole, as wide
