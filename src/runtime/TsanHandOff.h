@@ -36,6 +36,18 @@ inline void acquire(void *) {}
 struct IgnoreScope {};
 #endif
 
+/// The blocks of oneTBB's small-object pool (tasks, parallel_for's
+/// bodies), which pass from a finished task to the next on any thread:
+/// what Weft destroys in a block releases this, what it builds there
+/// acquires it.
+inline int PoolBlocks;
+
+/// A base for what a task Weft hands to oneTBB holds: its destructor, which
+/// runs after the derived members are gone, releases PoolBlocks.
+struct PoolBlock {
+  ~PoolBlock() { release(&PoolBlocks); }
+};
+
 /// A body for tbb::parallel_for that states the hand-offs of its own
 /// copies. TBB copies a body (and the range beside it, first) for each
 /// worker that steals part of the range, and the worker reads that copy:
@@ -47,12 +59,19 @@ struct IgnoreScope {};
 ///
 ///   tbb::parallel_for(Range, tsan::HandedOff(Fn));
 ///   tsan::acquire(&Fn);
+///
+/// A copy lives in a block of oneTBB's small-object pool, which hands the
+/// block of a finished task to the next task, on any thread: a copy
+/// acquires PoolBlocks before it writes its block, and releases it when it
+/// is destroyed (as PoolBlock does for what else Weft puts in those blocks).
 template <typename F> class HandedOff {
 public:
-  explicit HandedOff(F &Fn) : Fn(&Fn) { release(this); }
-  HandedOff(const HandedOff &Other) : Fn((acquire(const_cast<HandedOff *>(&Other)), Other.Fn)) {
+  explicit HandedOff(F &Fn) : Fn((acquire(&PoolBlocks), &Fn)) { release(this); }
+  HandedOff(const HandedOff &Other)
+      : Fn((acquire(&PoolBlocks), acquire(const_cast<HandedOff *>(&Other)), Other.Fn)) {
     release(this);
   }
+  ~HandedOff() { release(&PoolBlocks); }
   HandedOff &operator=(const HandedOff &) = delete;
   template <typename Range> void operator()(const Range &R) const {
     acquire(const_cast<HandedOff *>(this));

@@ -289,9 +289,13 @@ void CpuDevice::submit(PoolJob J) {
   ParallelJobs.fetch_add(1, std::memory_order_relaxed);
   tsan::release(&ArenaSync);
   [[maybe_unused]] tsan::IgnoreScope Ignore; // TBB's copy of the task, not our memory
-  Arena.enqueue([this, J = std::move(J)] {   // TBB runs it as const: a copy
+  // TBB runs the task as const: runJob gets a copy of the job.
+  struct Held : tsan::PoolBlock {
+    PoolJob J;
+  };
+  Arena.enqueue([this, H = Held{{}, std::move(J)}] {
     tsan::acquire(&ArenaSync);
-    runJob(J, /*InArena=*/true, nullptr);
+    runJob(H.J, /*InArena=*/true, nullptr);
     ParallelJobs.fetch_sub(1, std::memory_order_relaxed);
   });
 }
