@@ -193,7 +193,13 @@ CpuDevice::CpuDevice() : Props(probeHostCpu()) {
   Arena.initialize(Units, 0);
 }
 
-CpuDevice::~CpuDevice() = default;
+CpuDevice::~CpuDevice() {
+  // The arena's tasks name this device: wait for those still queued or
+  // running (a device of the platform lives as long as the process; one of
+  // a unit test does not). Work still on the ready list is dropped.
+  while (ArenaTasks.load(std::memory_order_acquire) != 0)
+    std::this_thread::yield();
+}
 
 bool PoolJob::needsArena() const {
   if (!Launch)
@@ -287,6 +293,7 @@ void CpuDevice::submit(PoolJob J) {
   // Several work-groups: a task of the arena, where parallel_for spreads
   // them over the workers.
   ParallelJobs.fetch_add(1, std::memory_order_relaxed);
+  ArenaTasks.fetch_add(1, std::memory_order_relaxed);
   tsan::release(&ArenaSync);
   [[maybe_unused]] tsan::IgnoreScope Ignore; // TBB's copy of the task, not our memory
   // TBB runs the task as const: runJob gets a copy of the job.
@@ -297,6 +304,7 @@ void CpuDevice::submit(PoolJob J) {
     tsan::acquire(&ArenaSync);
     runJob(H.J, /*InArena=*/true, nullptr);
     ParallelJobs.fetch_sub(1, std::memory_order_relaxed);
+    ArenaTasks.fetch_sub(1, std::memory_order_release);
   });
 }
 
@@ -314,12 +322,14 @@ void CpuDevice::post(PoolJob J) {
   // One arena task per item: it takes the oldest item, or nothing if
   // another thread took it first (there are never fewer of these tasks in
   // flight than items on the list while no worker lingers).
+  ArenaTasks.fetch_add(1, std::memory_order_relaxed);
   tsan::release(&ArenaSync);
   [[maybe_unused]] tsan::IgnoreScope Ignore;
   Arena.enqueue([this] {
     tsan::acquire(&ArenaSync);
     if (runOneReady(/*InArena=*/true, nullptr))
       linger();
+    ArenaTasks.fetch_sub(1, std::memory_order_release);
   });
 }
 

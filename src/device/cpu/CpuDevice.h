@@ -95,6 +95,8 @@ private:
   /// Arena jobs (launches of several work-groups) not yet ended: a
   /// lingering worker leaves to help with them.
   std::atomic<unsigned> ParallelJobs{0};
+  /// Arena tasks not yet finished, which the destructor waits for.
+  std::atomic<size_t> ArenaTasks{0};
 };
 
 } // namespace weft::cpu

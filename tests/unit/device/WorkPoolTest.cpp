@@ -1,0 +1,100 @@
+// The CPU device's work pool: where small work runs (CpuDevice.h). A host
+// thread that waits runs ready work itself; work that a job's end makes
+// Ready runs next on that job's thread.
+#include "device/cpu/CpuDevice.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace {
+
+using namespace std::chrono_literals;
+
+/// Spins until Pred holds or ten seconds pass; whether it held.
+template <typename P> bool eventually(P Pred) {
+  const auto Until = std::chrono::steady_clock::now() + 10s;
+  while (!Pred()) {
+    if (std::chrono::steady_clock::now() > Until)
+      return false;
+    std::this_thread::sleep_for(100us);
+  }
+  return true;
+}
+
+/// Keeps every worker of a device inside a job until release().
+class BusyWorkers {
+public:
+  explicit BusyWorkers(weft::cpu::CpuDevice &Dev) : Units(Dev.properties().ComputeUnits) {
+    for (unsigned I = 0; I < Units; ++I)
+      Dev.run([this] {
+        std::unique_lock<std::mutex> Lock(Mutex);
+        ++Started;
+        Cv.notify_all();
+        Cv.wait(Lock, [this] { return Released; });
+        ++Finished;
+        Cv.notify_all();
+      });
+    std::unique_lock<std::mutex> Lock(Mutex);
+    AllStarted = Cv.wait_for(Lock, 10s, [this] { return Started == Units; });
+  }
+  ~BusyWorkers() {
+    std::unique_lock<std::mutex> Lock(Mutex);
+    Released = true;
+    Cv.notify_all();
+    Cv.wait(Lock, [this] { return Finished == Started; });
+  }
+  bool allStarted() const { return AllStarted; }
+
+private:
+  const unsigned Units;
+  std::mutex Mutex;
+  std::condition_variable Cv;
+  unsigned Started = 0, Finished = 0;
+  bool Released = false, AllStarted = false;
+};
+
+TEST(WorkPool, AWaitingHostThreadRunsReadyWorkItself) {
+  weft::cpu::CpuDevice Dev;
+  BusyWorkers Busy(Dev);
+  ASSERT_TRUE(Busy.allStarted()) << "every worker should have taken a job";
+  // No worker is free: only the waiting thread can run this.
+  std::atomic<bool> Done{false};
+  std::thread::id RanOn;
+  Dev.run([&] {
+    RanOn = std::this_thread::get_id();
+    Done = true;
+  });
+  Dev.runReadyWorkUntil([&] { return Done.load(); });
+  ASSERT_TRUE(Done.load());
+  EXPECT_EQ(RanOn, std::this_thread::get_id());
+}
+
+TEST(WorkPool, WorkAJobsEndMakesReadyRunsNextOnItsThread) {
+  weft::cpu::CpuDevice Dev;
+  if (Dev.properties().ComputeUnits < 2)
+    GTEST_SKIP() << "one worker runs everything in order anyway";
+  std::atomic<bool> FirstEnded{false}, SawFirstEnded{false}, Done{false};
+  std::thread::id First, Second;
+  Dev.run([&] {
+    First = std::this_thread::get_id();
+    // As an in-order queue's next command is, at the end of this one. A
+    // free worker would have time to take it before this job returns.
+    Dev.run([&] {
+      Second = std::this_thread::get_id();
+      SawFirstEnded = FirstEnded.load();
+      Done = true;
+    });
+    std::this_thread::sleep_for(20ms);
+    FirstEnded = true;
+  });
+  ASSERT_TRUE(eventually([&] { return Done.load(); }));
+  EXPECT_EQ(Second, First);
+  EXPECT_TRUE(SawFirstEnded.load()) << "the second job ran before the first returned";
+}
+
+} // namespace
