@@ -346,13 +346,23 @@ void CpuDevice::linger() {
   // its own cache. An item that waits longer, or has another behind it
   // (a host enqueuing a stream), is taken.
   Clock::time_point Seen{};
+  bool Owner = true;
   for (unsigned Polls = 1;; ++Polls) {
     size_t Waiting = ReadyCount.load(std::memory_order_relaxed);
     if (Waiting == 1 && Seen == Clock::time_point{})
       Seen = Clock::now();
     if (Waiting >= 2 || (Waiting == 1 && Clock::now() - Seen >= PosterGrace)) {
       Seen = {};
-      if (runOneReady(/*InArena=*/true, nullptr))
+      // Not lingering while it runs the item, which may take long: what is
+      // posted meanwhile wakes another worker, as it would without linger.
+      Lingering.store(0, std::memory_order_relaxed);
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      const bool Ran = runOneReady(/*InArena=*/true, nullptr);
+      unsigned Free = 0;
+      Owner = Lingering.compare_exchange_strong(Free, 1);
+      if (!Owner)
+        break; // another worker lingers now
+      if (Ran)
         Until = Clock::now() + LingerTime;
       continue;
     }
@@ -362,7 +372,8 @@ void CpuDevice::linger() {
       break;
     spinPause();
   }
-  Lingering.store(0, std::memory_order_relaxed);
+  if (Owner)
+    Lingering.store(0, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   // What was posted while this worker lingered has no arena task of its own.
   while (runOneReady(/*InArena=*/true, nullptr)) {

@@ -97,4 +97,29 @@ TEST(WorkPool, WorkAJobsEndMakesReadyRunsNextOnItsThread) {
   EXPECT_TRUE(SawFirstEnded.load()) << "the second job ran before the first returned";
 }
 
+// A worker that lingers on the ready list (CpuDevice.h) and takes a job
+// that runs long does not keep the work posted meanwhile from the other
+// workers: a job that waits for a later one finishes.
+TEST(WorkPool, ALongJobOfTheLingeringWorkerHoldsNoLaterWorkBack) {
+  weft::cpu::CpuDevice Dev;
+  if (Dev.properties().ComputeUnits < 2)
+    GTEST_SKIP() << "no worker lingers with one compute unit";
+  std::atomic<bool> Warm{false}, Started{false}, SawLater{false}, Ended{false}, Later{false};
+  Dev.run([&] { Warm = true; });
+  while (!Warm) // no sleep: the worker that ran it lingers for 50 us
+    std::this_thread::yield();
+  Dev.run([&] {
+    Started = true;
+    const auto Until = std::chrono::steady_clock::now() + 5s;
+    while (!Later && std::chrono::steady_clock::now() < Until)
+      std::this_thread::yield();
+    SawLater = Later.load();
+    Ended = true;
+  });
+  ASSERT_TRUE(eventually([&] { return Started.load(); }));
+  Dev.run([&] { Later = true; });
+  ASSERT_TRUE(eventually([&] { return Ended.load(); }));
+  EXPECT_TRUE(SawLater.load()) << "the later job waited for the long one";
+}
+
 } // namespace
