@@ -20,7 +20,8 @@
 // while it does, posting wakes nobody. It leaves a lone item to its
 // poster for 5 us, so that a host thread that enqueues and then waits
 // runs its command itself; a waiting host thread in turn polls 20 us for
-// its event before it sleeps.
+// its event before it sleeps. While the lingering worker runs an item it
+// is not lingering, so that a long one holds no later work back.
 #pragma once
 
 #include "runtime/DeviceBackend.h"
