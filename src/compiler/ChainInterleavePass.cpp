@@ -66,10 +66,15 @@ bool isFloatOp(const Instruction &I) {
   return false;
 }
 
-bool isCandidate(const Loop &L) {
+/// An innermost work-item loop, but for the edge loops
+/// BoundsCheckVersioningPass keeps unvectorized.
+bool isWorkItemLoop(const Loop &L) {
   return L.isInnermost() && findOptionMDForLoop(&L, wi::WorkItemLoopMD) &&
-         !BoundsCheckVersioningPass::isEdgeLoop(L) &&
-         !findOptionMDForLoop(&L, ChainInterleavePass::ShortLoopMD) &&
+         !BoundsCheckVersioningPass::isEdgeLoop(L);
+}
+
+bool isCandidate(const Loop &L) {
+  return isWorkItemLoop(L) && !findOptionMDForLoop(&L, ChainInterleavePass::ShortLoopMD) &&
          !findOptionMDForLoop(&L, "llvm.loop.interleave.count") && L.getLoopLatch() &&
          L.getExitingBlock() == L.getLoopLatch() && L.getUniqueExitBlock();
 }
@@ -162,8 +167,7 @@ bool ChainInterleavePass::preferFullWidth(Function &F, FunctionAnalysisManager &
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   bool Chains = false;
   for (Loop *L : LI.getLoopsInPreorder())
-    if (L->isInnermost() && findOptionMDForLoop(L, wi::WorkItemLoopMD) &&
-        !BoundsCheckVersioningPass::isEdgeLoop(*L)) {
+    if (isWorkItemLoop(*L)) {
       // A long chain, interleaved here or independent enough already (a
       // split float8 chain), with few memory accesses beside it: bound by
       // the FMA units, not by loads (a filter's taps are not).

@@ -83,9 +83,10 @@ public:
   };
   static Need interleaveFor(llvm::Loop &L, llvm::LoopInfo &LI);
 
-  /// Where F has a chain loop of scalars and its target vector registers
-  /// wider than F prefers: asks for the full width (prefer-vector-width),
-  /// clears F's analyses, and returns true.
+  /// Where F has a compute-bound chain loop (a chain of MinChain or more,
+  /// ComputeBound floating-point operations or more per memory access) and
+  /// its target vector registers wider than F prefers: asks for the full
+  /// width (prefer-vector-width), clears F's analyses, and returns true.
   static bool preferFullWidth(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 
   /// Floating-point operations in flight that keep a core's FMA units busy

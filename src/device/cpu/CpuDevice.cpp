@@ -201,16 +201,21 @@ CpuDevice::~CpuDevice() {
     std::this_thread::yield();
 }
 
-bool PoolJob::needsArena() const {
-  if (!Launch)
-    return false;
-  uint64_t Total = 1;
+namespace {
+
+/// The launch's work-groups in each dimension (the last may be smaller).
+std::array<uint64_t, 3> numGroups(const rt::KernelLaunch &L) {
+  std::array<uint64_t, 3> N{};
   for (int D = 0; D < 3; ++D)
-    Total *= Launch->LocalSize[D]
-                 ? (Launch->GlobalSize[D] + Launch->LocalSize[D] - 1) / Launch->LocalSize[D]
-                 : 0;
-  return Total > 1;
+    N[D] = L.LocalSize[D] ? (L.GlobalSize[D] + L.LocalSize[D] - 1) / L.LocalSize[D] : 0;
+  return N;
 }
+
+uint64_t totalOf(const std::array<uint64_t, 3> &N) { return N[0] * N[1] * N[2]; }
+
+} // namespace
+
+bool PoolJob::needsArena() const { return Launch && totalOf(numGroups(*Launch)) > 1; }
 
 void PoolJob::run() const {
   if (Task) {
@@ -218,12 +223,8 @@ void PoolJob::run() const {
     return;
   }
   const rt::KernelLaunch &L = *Launch;
-  std::array<uint64_t, 3> NumGroups{1, 1, 1};
-  uint64_t Total = 1;
-  for (int D = 0; D < 3; ++D) {
-    NumGroups[D] = L.LocalSize[D] ? (L.GlobalSize[D] + L.LocalSize[D] - 1) / L.LocalSize[D] : 0;
-    Total *= NumGroups[D];
-  }
+  const std::array<uint64_t, 3> NumGroups = numGroups(L);
+  const uint64_t Total = totalOf(NumGroups);
   std::unique_ptr<PrintfOutput> Printf;
   if (L.UsesPrintf)
     Printf = std::make_unique<PrintfOutput>();
