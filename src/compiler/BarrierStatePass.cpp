@@ -43,9 +43,15 @@
 #include "compiler/WorkItemBuiltinPass.h"
 #include "compiler/WorkItemFunction.h"
 
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/Analysis/CFG.h>
+#include <llvm/Analysis/DivergenceAnalysis.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/SyncDependenceAnalysis.h>
 #include <llvm/IR/Dominators.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
@@ -71,6 +77,146 @@ SmallVector<CallInst *, 8> findBarriers(Function &F) {
 uint64_t allocaBytes(const AllocaInst &A, const DataLayout &DL) {
   auto *N = cast<ConstantInt>(A.getArraySize());
   return DL.getTypeAllocSize(A.getAllocatedType()) * N->getZExtValue();
+}
+
+/// Metadata kind marking an instruction whose value is the same in every
+/// work-item of the group (UniformValues); removed when the pass ends.
+constexpr const char *UniformMD = "weft.uniform";
+
+/// Which values of F are the same in every work-item of a group, and which
+/// blocks only some work-items may run (or run a different number of
+/// times). Computed on F before it is split at its barriers, with LLVM's
+/// divergence analysis seeded by what differs between work-items: the
+/// local and global ids, private addresses (allocas), and every load,
+/// atomic and call that touches memory (another work-item may have written
+/// it). Loads of `__constant` memory and calls that touch no memory follow
+/// their operands; the sizes, group ids, offsets and the kernel's
+/// arguments are uniform.
+class UniformValues {
+public:
+  explicit UniformValues(Function &F);
+  /// Whether V is uniform: a constant, an argument other than the local
+  /// ids, an instruction the analysis found uniform (or a copy of one), or
+  /// a load of a uniform slot.
+  bool isUniform(const Value *V) const;
+  /// Whether every work-item that runs any of F runs BB, as often.
+  bool isUniformBlock(const BasicBlock *BB) const { return !Divergent.contains(BB); }
+  /// Records that Tail was split off Head (it is run as Head is).
+  void split(const BasicBlock *Head, const BasicBlock *Tail) {
+    if (Divergent.contains(Head))
+      Divergent.insert(Tail);
+  }
+  /// Whether a value demoted to memory stays uniform there: the value and
+  /// every store of it are uniform (see demoteNonDominating).
+  bool demotesUniformly(Instruction &I) const;
+  void addSlot(AllocaInst *A) { Slots.insert(A); }
+  bool isSlot(const AllocaInst *A) const { return Slots.contains(A); }
+
+private:
+  static bool isDivergenceSource(const Instruction &I);
+  Function &F;
+  bool Analyzed = false;
+  // Blocks are only deleted (removeUnreachableBlocks) and split after this
+  // is built, so no stale pointer here can name a new block.
+  SmallPtrSet<const BasicBlock *, 16> Divergent;
+  SmallPtrSet<const AllocaInst *, 8> Slots;
+};
+
+bool UniformValues::isDivergenceSource(const Instruction &I) {
+  if (isa<AllocaInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) || isa<VAArgInst>(I))
+    return true;
+  if (const auto *L = dyn_cast<LoadInst>(&I))
+    return L->isVolatile() || L->getPointerAddressSpace() != 2; // __constant
+  const auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call)
+    return false;
+  const Function *Callee = Call->getCalledFunction();
+  if (!Callee)
+    return true;
+  switch (classifyWorkItemFn(Callee->getName())) {
+  case WorkItemFn::GlobalId:
+  case WorkItemFn::LocalId:
+  case WorkItemFn::GlobalLinearId:
+  case WorkItemFn::LocalLinearId:
+    return true;
+  case WorkItemFn::None:
+    return !Call->doesNotAccessMemory() || isSubGroupName(Callee->getName());
+  default:
+    return false;
+  }
+}
+
+UniformValues::UniformValues(Function &F) : F(F) {
+  DominatorTree DT(F);
+  PostDominatorTree PDT(F);
+  LoopInfo LI(DT);
+  ReversePostOrderTraversal<const Function *> RPOT(&F);
+  if (containsIrreducibleCFG<const BasicBlock *>(RPOT, LI))
+    return; // the analysis needs a reducible CFG: nothing is uniform
+  SyncDependenceAnalysis SDA(DT, PDT, LI);
+  DivergenceAnalysisImpl DA(F, nullptr, DT, LI, SDA, /*IsLCSSAForm=*/false);
+  for (wi::ExtraArg A : {wi::Lx, wi::Ly, wi::Lz})
+    DA.markDivergent(*wi::extraArg(F, A));
+  for (Instruction &I : instructions(F))
+    if (isDivergenceSource(I))
+      DA.markDivergent(I);
+  DA.compute();
+  MDNode *Mark = MDNode::get(F.getContext(), {});
+  for (BasicBlock &BB : F) {
+    for (Instruction &I : BB)
+      if (!I.getType()->isVoidTy() && !DA.isDivergent(I))
+        I.setMetadata(UniformMD, Mark);
+    // A divergent branch: only some work-items run the blocks between it
+    // and its post-dominator (a divergent loop exit: the loop's blocks, a
+    // different number of times).
+    const Instruction *Term = BB.getTerminator();
+    if (!Term || Term->getNumSuccessors() < 2 || !DA.isDivergent(*Term))
+      continue;
+    const DomTreeNode *Node = PDT.getNode(&BB);
+    const BasicBlock *Join = Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
+    SmallVector<const BasicBlock *, 16> Work(succ_begin(&BB), succ_end(&BB));
+    while (!Work.empty()) {
+      const BasicBlock *S = Work.pop_back_val();
+      if (S == Join || !Divergent.insert(S).second)
+        continue;
+      Work.append(succ_begin(S), succ_end(S));
+    }
+  }
+  Analyzed = true;
+}
+
+bool UniformValues::isUniform(const Value *V) const {
+  if (!Analyzed)
+    return false;
+  if (isa<Constant>(V))
+    return true;
+  if (const auto *A = dyn_cast<Argument>(V))
+    return A != wi::extraArg(F, wi::Lx) && A != wi::extraArg(F, wi::Ly) &&
+           A != wi::extraArg(F, wi::Lz);
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false;
+  if (I->getMetadata(UniformMD))
+    return true;
+  const auto *L = dyn_cast<LoadInst>(I);
+  const auto *Slot = L ? dyn_cast<AllocaInst>(L->getPointerOperand()) : nullptr;
+  return Slot && Slots.contains(Slot);
+}
+
+bool UniformValues::demotesUniformly(Instruction &I) const {
+  if (!isUniform(&I))
+    return false;
+  auto *Phi = dyn_cast<PHINode>(&I);
+  if (!Phi)
+    return isUniformBlock(I.getParent()); // stored where it is computed
+  for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+    const Value *In = Phi->getIncomingValue(K);
+    const auto *InI = dyn_cast<Instruction>(In);
+    if (!isUniform(In) || !isUniformBlock(Phi->getIncomingBlock(K)) ||
+        (InI && !isUniformBlock(InI->getParent())))
+      return false;
+  }
+  return true;
 }
 
 /// How many operations deep a value crossing a barrier may be to be
@@ -167,7 +313,7 @@ bool reloadable(const LoadInst &L, ArrayRef<Use *> FarUses) {
 /// recomputes it there (recomputable), loads its variable again there
 /// (reloadable), or demotes it to memory (the rest). Returns the number of
 /// values changed.
-unsigned demoteNonDominating(Function &F, Instruction *AllocaPoint) {
+unsigned demoteNonDominating(Function &F, Instruction *AllocaPoint, UniformValues &UV) {
   DominatorTree DT(F);
   SmallVector<Instruction *, 32> ToDemote;
   SmallVector<Use *, 32> ToRecompute, ToReload;
@@ -201,11 +347,14 @@ unsigned demoteNonDominating(Function &F, Instruction *AllocaPoint) {
       At = Phi->getIncomingBlock(*U)->getTerminator();
     U->set(recomputeAt(U->get(), At, DT));
   }
+  // One at a time: a PHI whose incoming value was demoted before it sees
+  // the load of that value's slot, uniform only if the slot is.
   for (Instruction *I : ToDemote) {
-    if (auto *Phi = dyn_cast<PHINode>(I))
-      DemotePHIToStack(Phi, AllocaPoint);
-    else
-      DemoteRegToStack(*I, false, AllocaPoint);
+    bool Uniform = UV.demotesUniformly(*I);
+    AllocaInst *Slot = isa<PHINode>(I) ? DemotePHIToStack(cast<PHINode>(I), AllocaPoint)
+                                       : DemoteRegToStack(*I, false, AllocaPoint);
+    if (Uniform)
+      UV.addSlot(Slot);
   }
   return static_cast<unsigned>(ToDemote.size() + ToRecompute.size() + ToReload.size());
 }
@@ -226,6 +375,70 @@ void eraseLifetimeMarkers(AllocaInst *A) {
   }
   for (Instruction *I : Dead)
     I->eraseFromParent();
+}
+
+/// Gives each uniform slot (a private variable of every work-item, holding
+/// the same value in all) its place in the group's two copies at Uniform:
+/// each region begins by loading the variable from the first copy, and
+/// every work-item that leaves the region stores it to the second, which
+/// the work-group function copies over the first before the next region
+/// (wi::UniformSizeAttr). Work-items run one after the other, so one that
+/// updated the variable must not change what a later one of the same
+/// region starts from, and a region's work-items all leave the same value.
+/// In the x loop the load is then the same address for every work-item and
+/// the stored value the same, so both leave the loop; the variable is a
+/// register in each region instead of a column of the frames.
+void shareUniformSlots(Function &F, ArrayRef<AllocaInst *> Slots) {
+  uint64_t Bytes = 0;
+  if (!Slots.empty()) {
+    const DataLayout &DL = F.getParent()->getDataLayout();
+    SmallVector<AllocaInst *, 8> Sorted(Slots.begin(), Slots.end());
+    llvm::stable_sort(Sorted,
+                      [](AllocaInst *L, AllocaInst *R) { return L->getAlign() > R->getAlign(); });
+    SmallVector<uint64_t, 8> Offsets;
+    for (AllocaInst *A : Sorted) {
+      Bytes = alignTo(Bytes, A->getAlign().value());
+      Offsets.push_back(Bytes);
+      Bytes += allocaBytes(*A, DL);
+    }
+    Bytes = alignTo(Bytes, 16);
+    Value *Area = wi::extraArg(F, wi::Uniform);
+    // Every region starts at a successor of the dispatch switch.
+    SmallPtrSet<BasicBlock *, 8> Entries(succ_begin(&F.getEntryBlock()),
+                                         succ_end(&F.getEntryBlock()));
+    for (BasicBlock *Entry : Entries) {
+      IRBuilder<> B(Entry, Entry->getFirstInsertionPt());
+      for (size_t K = 0; K < Sorted.size(); ++K) {
+        Type *Ty = Sorted[K]->getAllocatedType();
+        Value *Cur = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Area, Offsets[K]);
+        B.CreateStore(B.CreateLoad(Ty, Cur, Sorted[K]->getName() + ".group"), Sorted[K]);
+      }
+    }
+    // One return, where every work-item stores what it leaves.
+    SmallVector<ReturnInst *, 8> Returns;
+    for (BasicBlock &BB : F)
+      if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
+        Returns.push_back(R);
+    ReturnInst *Ret = Returns.front();
+    if (Returns.size() > 1) {
+      LLVMContext &C = F.getContext();
+      BasicBlock *Exit = BasicBlock::Create(C, "leave", &F);
+      PHINode *State = PHINode::Create(Type::getInt32Ty(C), Returns.size(), "state.next", Exit);
+      for (ReturnInst *R : Returns) {
+        State->addIncoming(R->getReturnValue(), R->getParent());
+        BranchInst::Create(Exit, R);
+        R->eraseFromParent();
+      }
+      Ret = ReturnInst::Create(C, State, Exit);
+    }
+    IRBuilder<> B(Ret);
+    for (size_t K = 0; K < Sorted.size(); ++K) {
+      Type *Ty = Sorted[K]->getAllocatedType();
+      Value *Next = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Area, Bytes + Offsets[K]);
+      B.CreateStore(B.CreateLoad(Ty, Sorted[K], Sorted[K]->getName() + ".left"), Next);
+    }
+  }
+  wi::setSizeAttr(F, wi::UniformSizeAttr, Bytes);
 }
 
 } // namespace
@@ -249,12 +462,15 @@ bool BarrierStatePass::transform(Function &F) {
     return true;
   }
 
+  UniformValues UV(F);
+
   // 1. Split at barriers.
   Type *I32 = Type::getInt32Ty(C);
   SmallVector<BasicBlock *, 8> Resume;
   for (CallInst *Barrier : Barriers) {
     BasicBlock *BB = Barrier->getParent();
     BasicBlock *After = BB->splitBasicBlock(Barrier->getNextNode(), BB->getName() + ".resume");
+    UV.split(BB, After);
     BB->getTerminator()->eraseFromParent();
     ReturnInst::Create(C, ConstantInt::get(I32, Resume.size() + 1), BB);
     Barrier->eraseFromParent();
@@ -275,14 +491,18 @@ bool BarrierStatePass::transform(Function &F) {
   // 3. Demote what crosses a barrier.
   // (removeUnreachableBlocks may rewrite the switch; re-read the terminator.)
   removeUnreachableBlocks(F);
-  while (demoteNonDominating(F, F.getEntryBlock().getTerminator()) != 0) {
+  while (demoteNonDominating(F, F.getEntryBlock().getTerminator(), UV) != 0) {
   }
 
-  // 4. Allocas -> frame columns and blocks.
-  SmallVector<AllocaInst *, 32> Columns, Blocks;
+  // 4. Uniform slots stay private variables, copied from and to the group's
+  // two copies; the other allocas -> frame columns and blocks.
+  SmallVector<AllocaInst *, 32> Columns, Blocks, Uniform;
   for (Instruction &I : instructions(F))
     if (auto *A = dyn_cast<AllocaInst>(&I))
-      (onlyWholeLoadsAndStores(*A) ? Columns : Blocks).push_back(A);
+      (UV.isSlot(A) ? Uniform : onlyWholeLoadsAndStores(*A) ? Columns : Blocks).push_back(A);
+  shareUniformSlots(F, Uniform);
+  for (Instruction &I : instructions(F))
+    I.setMetadata(UniformMD, nullptr);
   // Columns of the strictest alignment first: every column then starts at a
   // multiple of its alignment without padding between them.
   llvm::stable_sort(Columns,

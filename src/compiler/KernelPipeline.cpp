@@ -52,6 +52,7 @@
 #include "compiler/KernelPipeline.h"
 
 #include "builtins/BuiltinBitcode.h"
+#include "compiler/ActiveRangePass.h"
 #include "compiler/AddressSpace.h"
 #include "compiler/AddressSpaceAA.h"
 #include "compiler/AtomicPass.h"
@@ -293,6 +294,7 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   // work-items too.
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
+    FPM.addPass(ActiveRangePass());
     FPM.addPass(BoundsCheckVersioningPass());
     FPM.addPass(VectorTypeScalarizerPass());
     if (!std::getenv("WEFT_NO_CHAIN_INTERLEAVE"))

@@ -142,6 +142,23 @@ void emitWorkGroupFunction(Function &WI) {
                          "ls" + Twine(D));
   uint64_t FrameSize = wi::sizeAttr(WI, wi::FrameSizeAttr);
 
+  // The two copies of the values every work-item holds alike (see
+  // wi::UniformSizeAttr): on this function's stack, which no kernel pointer
+  // reaches, so alias analysis keeps them apart from every other access.
+  uint64_t UniformSize = wi::sizeAttr(WI, wi::UniformSizeAttr);
+  Value *Uniform = Constant::getNullValue(Ptr);
+  if (UniformSize > 0) {
+    AllocaInst *Area = B.CreateAlloca(B.getInt8Ty(), B.getInt64(2 * UniformSize), "uniform");
+    Area->setAlignment(Align(16));
+    Uniform = Area;
+  }
+  auto nextRegion = [&] {
+    if (UniformSize > 0)
+      B.CreateMemCpy(Uniform, Align(16),
+                     B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Uniform, UniformSize), Align(16),
+                     UniformSize);
+  };
+
   auto emitNest = [&](Value *State, Value *FrameBase, AllocaInst *NextSlot) {
     emitCountedLoop(B, LS[2], "z", [&](Value *Z) {
       emitCountedLoop(B, LS[1], "y", [&](Value *Y) {
@@ -150,7 +167,7 @@ void emitWorkGroupFunction(Function &WI) {
             [&](Value *X) {
               SmallVector<Value *, 16> A = CallArgs;
               Value *Frames = FrameBase ? FrameBase : Constant::getNullValue(Ptr);
-              A.append({Ctx, X, Y, Z, State, Frames});
+              A.append({Ctx, X, Y, Z, State, Frames, Uniform});
               CallInst *R = B.CreateCall(&WI, A);
               // Next = max(Next, R): a reduction the loop vectorizer handles
               // (a value the last work-item left would be a live-out it cannot).
@@ -190,10 +207,12 @@ void emitWorkGroupFunction(Function &WI) {
         Dispatch->addCase(B.getInt32(K), Region);
         B.SetInsertPoint(Region);
         emitNest(B.getInt32(K), FrameBase, NextSlot);
+        nextRegion();
         B.CreateBr(Latch);
       }
     } else {
       emitNest(State, FrameBase, NextSlot);
+      nextRegion();
       B.CreateBr(Latch);
     }
     B.SetInsertPoint(Latch);

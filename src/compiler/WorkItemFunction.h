@@ -1,13 +1,16 @@
 // The work-item function: the shape every kernel takes between the
 // work-group passes. For a kernel K(a0..an) WorkItemFunctionPass creates
 //
-//   i32 __weft_wi_K(a0..an, ptr Ctx, i64 Lx, i64 Ly, i64 Lz, i32 State, ptr Frame)
+//   i32 __weft_wi_K(a0..an, ptr Ctx, i64 Lx, i64 Ly, i64 Lz, i32 State, ptr Frame,
+//                   ptr Uniform)
 //
 // which runs one work-item from the point State names (0: the start) until
 // it returns: -1 when the work-item finished, k when it reached barrier k.
 // Ctx is the WorkGroupContext, Lx/Ly/Lz the local id, Frame the group's
 // frames (Ctx->PrivateMem; BarrierStatePass places each work-item's values
-// in them). The passes hand facts to each other as string
+// in them), Uniform the group's copies of the values that cross a barrier
+// and are the same in every work-item (BarrierStatePass; a stack buffer of
+// the work-group function). The passes hand facts to each other as string
 // attributes on this function (sizes in bytes), never through side tables.
 #pragma once
 
@@ -37,8 +40,15 @@ constexpr const char *NumArgsAttr = "weft-num-args";
 /// Attribute set on arguments that were `byval` in the kernel.
 constexpr const char *ByValAttr = "weft-byval";
 
-constexpr unsigned NumExtraArgs = 6;
-enum ExtraArg : unsigned { Ctx = 0, Lx, Ly, Lz, State, Frame };
+/// Bytes of one copy of the values BarrierStatePass keeps once per group:
+/// the work-group function gives the work-item function two copies, the
+/// values as the current region began (at Uniform) and as its work-items
+/// left it (at Uniform + this size), and copies the second over the first
+/// between regions.
+constexpr const char *UniformSizeAttr = "weft-uniform-size";
+
+constexpr unsigned NumExtraArgs = 7;
+enum ExtraArg : unsigned { Ctx = 0, Lx, Ly, Lz, State, Frame, Uniform };
 
 inline bool isWorkItemFunction(const llvm::Function &F) { return F.hasFnAttribute(KernelAttr) && F.getName().startswith(Prefix); }
 

@@ -3,7 +3,8 @@
 // Algorithm:
 //  1. For each kernel K (a definition with kernel_arg_addr_space metadata)
 //     clone its body into a new (for now external) function
-//       i32 __weft_wi_K(K's params, ptr Ctx, i64 Lx, i64 Ly, i64 Lz, i32 State, ptr Frame)
+//       i32 __weft_wi_K(K's params, ptr Ctx, i64 Lx, i64 Ly, i64 Lz, i32 State, ptr Frame,
+//                       ptr Uniform)
 //     Every `ret void` becomes `ret i32 -1` ("work-item finished").
 //  2. A `byval` parameter becomes a plain pointer to the caller's bytes; the
 //     clone copies them into its own alloca at entry, so a work-item that
@@ -18,8 +19,10 @@
 // Before:                                  After:
 //   define spir_kernel void @k(ptr addrspace(1) %p) {   define i32 @__weft_wi_k(
 //     call void @helper(...)                               ptr addrspace(1) %p, ptr %ctx, i64 %lx,
-//     ret void                                             i64 %ly, i64 %lz, i32 %state, ptr %frame) {
-//   }                                                      call void @helper(...)   ; alwaysinline now
+//     ret void                                             i64 %ly, i64 %lz, i32 %state, ptr
+//     %frame) {
+//   }                                                      call void @helper(...)   ; alwaysinline
+//   now
 //                                                          ret i32 -1 }
 // Limits: kernels are not removed here (GlobalDCE does it once they are
 // internal and unused); kernels with variadic arguments are not supported.
@@ -52,7 +55,7 @@ Function *createWorkItemFunction(Function &K) {
   Type *Ptr = PointerType::get(C, 0);
   Type *I64 = Type::getInt64Ty(C);
   Type *I32 = Type::getInt32Ty(C);
-  Params.append({Ptr, I64, I64, I64, I32, Ptr});
+  Params.append({Ptr, I64, I64, I64, I32, Ptr, Ptr});
   FunctionType *Ty = FunctionType::get(I32, Params, false);
   // External until WorkGroupLoopPass has called it, so GlobalDCE keeps it.
   Function *WI = Function::Create(Ty, GlobalValue::ExternalLinkage, wi::Prefix + K.getName(), M);
@@ -63,7 +66,7 @@ Function *createWorkItemFunction(Function &K) {
     NewArg->setName(A.getName());
     VMap[&A] = &*NewArg++;
   }
-  const char *ExtraNames[] = {"ctx", "lx", "ly", "lz", "state", "frame"};
+  const char *ExtraNames[] = {"ctx", "lx", "ly", "lz", "state", "frame", "uniform"};
   for (const char *N : ExtraNames)
     (NewArg++)->setName(N);
 

@@ -56,6 +56,152 @@ TEST(BarrierTest, TreeReductionInLoop) {
   }
 }
 
+// The steps of tree reductions in the forms GPU code writes them, in every
+// group size from 1 to 70 and in 2-D groups: a size_t or an int local id,
+// `>> 1` or `/ 2`, `if (l < k) work` or `if (l >= k) {} else work`, any
+// size (the upper part folded onto the lower while odd), and in 2-D groups
+// a row per y. The strides are the same in every work-item
+// and kept once per group (BarrierStatePass); each step runs only the
+// work-items its check lets in (ActiveRangePass).
+TEST(BarrierTest, TreeReductionStepsInEveryShapeAndSize) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void halves(global const int *in, global int *out, local int *s) {
+      size_t l = get_local_id(0), n = get_local_size(0);
+      s[l] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      // Any size: fold the upper part onto the lower while it is odd.
+      for (size_t live = n; live > 1;) {
+        size_t up = (live + 1) >> 1;
+        if (l < live - up)
+          s[l] += s[l + up];
+        live = up;
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (l == 0) out[get_group_id(0)] = s[0];
+    }
+    kernel void ints(global const int *in, global int *out, local int *s) {
+      int l = get_local_id(0), n = get_local_size(0);
+      s[l] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int live = n; live > 1;) {
+        int up = (live + 1) / 2;
+        if (l >= live - up) {
+        } else {
+          s[l] += s[l + up];
+        }
+        live = up;
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (l == 0) out[get_group_id(0)] = s[0];
+    }
+    kernel void rows(global const int *in, global int *out, local int *s) {
+      size_t x = get_local_id(0), y = get_local_id(1), w = get_local_size(0);
+      s[y * w + x] = in[get_global_id(1) * get_global_size(0) + get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (size_t stride = w / 2; stride > 0; stride /= 2) {
+        if (x < stride) s[y * w + x] += s[y * w + x + stride];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (x == 0) out[get_global_id(1) * get_num_groups(0) + get_group_id(0)] = s[y * w];
+    })"));
+  for (size_t Local = 1; Local <= 70; ++Local) {
+    const size_t Groups = 3, N = Local * Groups;
+    std::vector<int> In(N);
+    for (size_t I = 0; I < N; ++I)
+      In[I] = int(I * 7 % 13) - 5;
+    std::vector<int> Want(Groups, 0);
+    for (size_t I = 0; I < N; ++I)
+      Want[I / Local] += In[I];
+    for (const char *K : {"halves", "ints"}) {
+      std::vector<int> Out(Groups, -1);
+      ASSERT_TRUE(P.run(
+          K, range1(N, Local),
+          {Arg::pointer(In.data()), Arg::pointer(Out.data()), Arg::local(Local * sizeof(int))}));
+      for (size_t G = 0; G < Groups; ++G)
+        EXPECT_EQ(Out[G], Want[G]) << K << " local " << Local << " group " << G;
+    }
+  }
+  for (size_t W : {1, 2, 4, 8, 16, 32, 64}) {
+    const size_t H = 3, GroupsX = 2, GroupsY = 2;
+    NDRange R;
+    R.Dims = 2;
+    R.Global = {W * GroupsX, H * GroupsY, 1};
+    R.Local = {W, H, 1};
+    const size_t N = R.Global[0] * R.Global[1];
+    std::vector<int> In(N), Out(GroupsX * R.Global[1], -1);
+    for (size_t I = 0; I < N; ++I)
+      In[I] = int(I % 17) * 3 - 20;
+    ASSERT_TRUE(P.run(
+        "rows", R,
+        {Arg::pointer(In.data()), Arg::pointer(Out.data()), Arg::local(W * H * sizeof(int))}));
+    for (size_t Row = 0; Row < R.Global[1]; ++Row)
+      for (size_t G = 0; G < GroupsX; ++G) {
+        int Want = 0;
+        for (size_t X = 0; X < W; ++X)
+          Want += In[Row * R.Global[0] + G * W + X];
+        EXPECT_EQ(Out[Row * GroupsX + G], Want)
+            << "width " << W << " row " << Row << " group " << G;
+      }
+  }
+}
+
+// Values that cross barriers: the same in every work-item (kept once per
+// group), or not (a column each), side by side in one kernel. A uniform
+// counter updated in every region and read after the update in the same
+// region; one that only some work-items update (a column); one computed in
+// a loop whose trip count depends on the local id (a column); a uniform
+// value chosen by a uniform condition; a value loaded from memory (a
+// column: another work-item may write it).
+TEST(BarrierTest, ValuesTheSameInEveryWorkItemAndValuesThatDiffer) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global int *out, global const int *in, int rounds) {
+      local int t[64];
+      size_t l = get_local_id(0);
+      int u = rounds * 3;           // uniform
+      int some = 0;                 // updated by some work-items
+      int steps = 0;                // a trip count per work-item
+      for (int j = 0; j < (int)l % 5; ++j) steps += j + 1;
+      int loaded = in[l];           // memory
+      int pick = get_group_id(0) == 1 ? 100 : 200; // uniform condition
+      for (int r = 0; r < rounds; ++r) {
+        u = u * 2 + r;
+        t[l] = u + (int)l;
+        if (l < 3) some += r + 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        u -= t[(l + 1) % get_local_size(0)] - (int)((l + 1) % get_local_size(0));
+        loaded += u & 7;
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      out[get_global_id(0)] = u + some * 1000 + steps * 100000 + loaded * 7 + pick;
+    })"));
+  for (int Rounds : {0, 1, 5}) {
+    const size_t Local = 37, Groups = 3;
+    std::vector<int> In(Local), Out(Local * Groups, -1);
+    for (size_t I = 0; I < Local; ++I)
+      In[I] = int(I) * 11 - 40;
+    ASSERT_TRUE(P.run("k", range1(Local * Groups, Local),
+                      {Arg::pointer(Out.data()), Arg::pointer(In.data()), Arg::value(Rounds)}));
+    for (size_t I = 0; I < Local * Groups; ++I) {
+      const size_t L = I % Local;
+      int U = Rounds * 3, Some = 0, Steps = 0, Loaded = In[L];
+      for (int J = 0; J < int(L % 5); ++J)
+        Steps += J + 1;
+      for (int R = 0; R < Rounds; ++R) {
+        U = U * 2 + R;
+        if (L < 3)
+          Some += R + 1;
+        U -= U; // t[n] - n is the u every work-item stored
+        Loaded += U & 7;
+      }
+      const int Pick = I / Local == 1 ? 100 : 200;
+      EXPECT_EQ(Out[I], U + Some * 1000 + Steps * 100000 + Loaded * 7 + Pick)
+          << "rounds " << Rounds << " item " << I;
+    }
+  }
+}
+
 TEST(BarrierTest, PerGroupTripCountsAndNestedLoops) {
   Program P;
   ASSERT_TRUE(P.build(R"(

@@ -1,6 +1,7 @@
 // IR-in/IR-out tests of the work-group passes: small modules written as
 // LLVM assembly, run through the passes, and checked for the properties the
 // pass promises (see each pass file's header).
+#include "compiler/ActiveRangePass.h"
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
@@ -27,6 +28,7 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
@@ -126,7 +128,7 @@ TEST(PassTest, BarrierStateMachineShape) {
   auto M = parse(C, R"(
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 declare void @_Z7barrierj(i32)
-define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame) "weft-kernel"="k" {
+define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="k" {
 entry:
   %a = alloca [8 x float], align 16
   %x = add i64 %lx, 7
@@ -164,6 +166,8 @@ entry:
   EXPECT_EQ(numMatching(F, [](Instruction &I) { return I.getName() == "x.again"; }), 1u);
 }
 
+// (Both variables start from a load, so they differ between work-items; a
+// uniform one takes no column: UniformValuesAcrossBarriersLiveOnceForTheGroup.)
 // A loop variable that crosses a barrier in the loop is loaded again from
 // its PHI's slot after the barrier: one column for each of %k and %acc.
 // When the latch branches conditionally, a path from its store reaches a
@@ -172,11 +176,12 @@ TEST(PassTest, LoopVariablesAcrossBarriersTakeOneColumn) {
   const char *Kernel = R"(
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 declare void @_Z7barrierj(i32)
-define i32 @__weft_wi_k(ptr addrspace(1) %out, i32 %n, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame) "weft-kernel"="k" {
+define i32 @__weft_wi_k(ptr addrspace(1) %out, i32 %n, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="k" {
 entry:
+  %k0 = load i32, ptr addrspace(1) %out
   br label %head
 head:
-  %k = phi i32 [ 0, %entry ], [ %k.next, %latch ]
+  %k = phi i32 [ %k0, %entry ], [ %k.next, %latch ]
   %acc = phi double [ 0.0, %entry ], [ %acc.next, %latch ]
   %more = icmp slt i32 %k, %n
   br i1 %more, label %body, label %done
@@ -219,10 +224,98 @@ done:
   EXPECT_EQ(frameOf(Conditional), 32u);
 }
 
+// A value that crosses a barrier and is the same in every work-item (a
+// loop counter from 0 to an argument) takes no column of the frames: each
+// region loads it from the group's copy at Uniform, and every work-item
+// leaves it at Uniform + 16 through one return, which the work-group
+// function copies back between regions. A value the same in every work-item
+// that computes it, but computed a different number of times (in a loop
+// whose exit depends on the local id), still gets a column.
+TEST(PassTest, UniformValuesAcrossBarriersLiveOnceForTheGroup) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+declare void @_Z7barrierj(i32)
+define i32 @__weft_wi_k(ptr addrspace(1) %out, i32 %n, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="k" {
+entry:
+  %v = load i32, ptr addrspace(1) %out
+  br label %head
+head:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %latch ]
+  %acc = phi i32 [ %v, %entry ], [ %acc.next, %latch ]
+  %more = icmp slt i32 %k, %n
+  br i1 %more, label %body, label %done
+body:
+  call void @_Z7barrierj(i32 1)
+  %acc.next = add i32 %acc, %k
+  %k.next = add i32 %k, 1
+  br label %latch
+latch:
+  br label %head
+done:
+  store i32 %acc, ptr addrspace(1) %out
+  ret i32 -1
+}
+define i32 @__weft_wi_d(ptr addrspace(1) %out, i32 %n, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="d" {
+entry:
+  %lx32 = trunc i64 %lx to i32
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %i.next = add i32 %i, %n
+  %go = icmp slt i32 %i.next, %lx32
+  br i1 %go, label %loop, label %after
+after:
+  call void @_Z7barrierj(i32 1)
+  store i32 %i.next, ptr addrspace(1) %out
+  ret i32 -1
+}
+)");
+  ASSERT_TRUE(M);
+  Function &F = *M->getFunction("__weft_wi_k");
+  ASSERT_TRUE(BarrierStatePass::transform(F));
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  // %k (4 bytes) in the group's copies, rounded to 16; %acc alone in a
+  // column (4 bytes, the frame's 16).
+  EXPECT_EQ(wi::sizeAttr(F, wi::UniformSizeAttr), 16u);
+  EXPECT_EQ(wi::sizeAttr(F, wi::FrameSizeAttr), 16u);
+  Argument *Uniform = wi::extraArg(F, wi::Uniform);
+  auto offsetFromUniform = [&](Value *P) -> int64_t {
+    if (P == Uniform)
+      return 0;
+    auto *G = dyn_cast<GetElementPtrInst>(P);
+    if (!G || G->getPointerOperand() != Uniform || !G->hasAllConstantIndices())
+      return -1;
+    return cast<ConstantInt>(G->getOperand(1))->getSExtValue();
+  };
+  unsigned Loads = 0, Stores = 0, Returns = 0;
+  for (Instruction &I : instructions(F)) {
+    if (auto *L = dyn_cast<LoadInst>(&I); L && offsetFromUniform(L->getPointerOperand()) == 0)
+      ++Loads; // at the start of each region
+    if (auto *S = dyn_cast<StoreInst>(&I); S && offsetFromUniform(S->getPointerOperand()) == 16) {
+      ++Stores; // where the work-item leaves
+      EXPECT_TRUE(isa<ReturnInst>(S->getNextNode()));
+    }
+    Returns += isa<ReturnInst>(I);
+  }
+  EXPECT_EQ(Loads, 2u);
+  EXPECT_EQ(Stores, 1u);
+  EXPECT_EQ(Returns, 1u);
+  // The private copy of %k stays a variable of the work-item function.
+  EXPECT_EQ(numMatching(F, [](Instruction &I) { return isa<AllocaInst>(I); }), 1u);
+
+  Function &D = *M->getFunction("__weft_wi_d");
+  ASSERT_TRUE(BarrierStatePass::transform(D));
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  EXPECT_EQ(wi::sizeAttr(D, wi::UniformSizeAttr), 0u);
+  EXPECT_EQ(wi::sizeAttr(D, wi::FrameSizeAttr), 16u);
+  EXPECT_EQ(numMatching(D, [](Instruction &I) { return isa<AllocaInst>(I); }), 0u);
+}
+
 TEST(PassTest, BarrierFreeFunctionUntouched) {
   LLVMContext C;
   auto M = parse(C, R"(
-define i32 @__weft_wi_k(ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame) "weft-kernel"="k" {
+define i32 @__weft_wi_k(ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="k" {
 entry:
   %a = alloca i32
   ret i32 -1
@@ -544,6 +637,117 @@ TEST(PassTest, BoundsChecksVersionWorkItemLoops) {
   }
 }
 
+/// A work-item loop (marked as WorkGroupLoopPass marks it) over %count
+/// work-items whose body is Body, then the latch.
+std::string workItemLoop(const std::string &Name, const std::string &Body) {
+  return "define void @" + Name + R"((ptr addrspace(3) %s, ptr addrspace(1) %out, i64 %k,
+    i32 %k32, i64 %count) {
+entry:
+  br label %loop
+loop:
+  %x = phi i64 [ 0, %entry ], [ %x.next, %latch ]
+)" + Body +
+         R"(latch:
+  %x.next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %x.next, %count
+  br i1 %more, label %loop, label %exit, !llvm.loop !0
+exit:
+  ret void
+}
+)";
+}
+
+const char *const TreeStep = R"(then:
+  %xk = add nuw i64 %x, %k
+  %pk = getelementptr inbounds i32, ptr addrspace(3) %s, i64 %xk
+  %vk = load i32, ptr addrspace(3) %pk
+  %p = getelementptr inbounds i32, ptr addrspace(3) %s, i64 %x
+  %v = load i32, ptr addrspace(3) %p
+  %sum = add i32 %v, %vk
+  store i32 %sum, ptr addrspace(3) %p
+  br label %latch
+)";
+
+// A tree reduction's step, `if (lid < k) s[lid] += s[lid + k]`, in either
+// branch order: the loop enters only if work-item 0 passes the check
+// (`active.enter`), runs the step without it, and leaves after the last
+// work-item that passes (`active.more` and-ed into the latch's test). The
+// IR that comes out:
+//   entry:  %active.enter = icmp ult i64 0, %k
+//           br %active.enter, %loop, %exit
+//   loop:   %x = phi ...; br label %then
+//   latch:  %active.next = add i64 %x, 1
+//           %active.more = icmp ult i64 %active.next, %k
+//           br (and %more, %active.more), %loop, %latch.split (-> %exit)
+// Left alone: a store outside the guarded region, a value used after the
+// loop, a check that the first work-items fail (lid >= k), and a loop that
+// is not over work-items.
+TEST(PassTest, WorkItemLoopsRunOnlyTheWorkItemsTheirGuardLetsIn) {
+  LLVMContext C;
+  const std::string Go = "  %go = icmp ult i64 %x, %k\n  br i1 %go, label %then, label %latch\n";
+  std::string Text = "target datalayout = \"e-m:e-i64:64-n8:16:32:64-S128\"\n";
+  Text += workItemLoop("tree", Go + TreeStep);
+  Text += workItemLoop("skip", "  %stop = icmp uge i64 %x, %k\n"
+                               "  br i1 %stop, label %latch, label %then\n" +
+                                   std::string(TreeStep));
+  Text +=
+      workItemLoop("unguarded_store", "  %q = getelementptr i32, ptr addrspace(1) %out, i64 %x\n"
+                                      "  store i32 1, ptr addrspace(1) %q\n" +
+                                          Go + TreeStep);
+  Text += workItemLoop("upper_half", "  %go = icmp uge i64 %x, %k\n"
+                                     "  br i1 %go, label %then, label %latch\n" +
+                                         std::string(TreeStep));
+  std::string LiveOut = workItemLoop("live_out", Go + TreeStep);
+  LiveOut.replace(LiveOut.find("  ret void"), 10,
+                  "  store i64 %x, ptr addrspace(1) %out\n  ret void");
+  Text += LiveOut;
+  std::string Unmarked = workItemLoop("not_work_items", Go + TreeStep);
+  Unmarked.replace(Unmarked.find(", !llvm.loop !0"), 15, "");
+  Text += Unmarked;
+  Text += "!0 = distinct !{!0, !1}\n!1 = !{!\"" + std::string(wi::WorkItemLoopMD) + "\"}\n";
+  auto M = parse(C, Text.c_str());
+  ASSERT_TRUE(M);
+  for (const char *Name : {"tree", "skip"}) {
+    Function &F = *M->getFunction(Name);
+    runOnFunction(ActiveRangePass(), F);
+    auto *Enter = dyn_cast<BranchInst>(F.getEntryBlock().getTerminator());
+    ASSERT_TRUE(Enter && Enter->isConditional()) << Name;
+    auto *EnterCmp = dyn_cast<ICmpInst>(Enter->getCondition());
+    ASSERT_NE(EnterCmp, nullptr) << Name;
+    EXPECT_EQ(EnterCmp->getPredicate(), CmpInst::ICMP_ULT) << Name;
+    EXPECT_TRUE(match(EnterCmp->getOperand(0), PatternMatch::m_Zero())) << Name;
+    EXPECT_EQ(EnterCmp->getOperand(1), F.getArg(2)) << Name;
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    ASSERT_EQ(LI.getTopLevelLoops().size(), 1u) << Name;
+    Loop &L = *LI.getTopLevelLoops().front();
+    // One conditional branch is left in the loop, the latch's.
+    unsigned Conditional = 0;
+    for (BasicBlock *BB : L.blocks())
+      if (auto *Br = dyn_cast<BranchInst>(BB->getTerminator()); Br && Br->isConditional())
+        ++Conditional;
+    EXPECT_EQ(Conditional, 1u) << Name;
+    auto *Latch = cast<BranchInst>(L.getLoopLatch()->getTerminator());
+    EXPECT_EQ(Latch->getSuccessor(0), L.getHeader()) << Name;
+    Value *Old, *More;
+    ASSERT_TRUE(match(Latch->getCondition(),
+                      PatternMatch::m_And(PatternMatch::m_Value(Old), PatternMatch::m_Value(More))))
+        << Name;
+    auto *MoreCmp = dyn_cast<ICmpInst>(More);
+    ASSERT_NE(MoreCmp, nullptr) << Name;
+    EXPECT_EQ(MoreCmp->getPredicate(), CmpInst::ICMP_ULT) << Name;
+    EXPECT_EQ(MoreCmp->getOperand(1), F.getArg(2)) << Name;
+    EXPECT_TRUE(L.hasDedicatedExits()) << Name;
+  }
+  for (const char *Name : {"unguarded_store", "upper_half", "live_out", "not_work_items"}) {
+    Function &F = *M->getFunction(Name);
+    const size_t Size = F.getInstructionCount();
+    runOnFunction(ActiveRangePass(), F);
+    EXPECT_EQ(F.getInstructionCount(), Size) << Name << " changed";
+    EXPECT_FALSE(cast<BranchInst>(F.getEntryBlock().getTerminator())->isConditional()) << Name;
+  }
+}
+
 // Work-item loops whose body is one long chain of multiply-adds. With no
 // target in the pass builder a vector register holds one lane, so an
 // interleave count IC needs IC work-items. The IR that comes out:
@@ -830,7 +1034,7 @@ TEST(PassTest, PrintfCallsTheServicesTablesEntryWithDescribedArguments) {
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 @fmt = addrspace(2) constant [12 x i8] c"%d %f %v4hd\00"
 declare i32 @printf(ptr addrspace(2), ...)
-define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame) "weft-kernel"="k" {
+define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="k" {
 entry:
   %r = call i32 (ptr addrspace(2), ...) @printf(ptr addrspace(2) @fmt, i32 7, double 1.5, <4 x i16> <i16 1, i16 2, i16 3, i16 4>)
   store i32 %r, ptr addrspace(1) %out
@@ -999,7 +1203,7 @@ declare i32 @__enqueue_kernel_basic(ptr, i32, ptr, ptr addrspace(4), ptr addrspa
 declare ptr @_Z17get_default_queuev()
 declare void @_Z13release_event12ocl_clkevent(ptr)
 declare i32 @__get_kernel_work_group_size_impl(ptr addrspace(4), ptr addrspace(4))
-define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %nd, ptr addrspace(4) %lit, ptr %ev, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame) "weft-kernel"="k" {
+define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %nd, ptr addrspace(4) %lit, ptr %ev, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="k" {
 entry:
   %q = call ptr @_Z17get_default_queuev()
   %n = addrspacecast ptr @name to ptr addrspace(4)
