@@ -84,6 +84,25 @@ bool isGrowingLessThan(CmpInst::Predicate P) {
          P == CmpInst::ICMP_SLE;
 }
 
+/// Whether Rec, growing by Step from Start, takes every value of L's
+/// iterations without wrapping in the given signedness: it is flagged so,
+/// or its value at L's greatest trip count still fits (an `int` local id:
+/// the local sizes are bounded, WorkGroupLoopPass).
+bool growsWithoutWrapping(const SCEVAddRecExpr &Rec, const APInt &Start, const APInt &Step,
+                          bool Signed, Loop &L, ScalarEvolution &SE) {
+  if (Signed ? Rec.hasNoSignedWrap() : Rec.hasNoUnsignedWrap())
+    return true;
+  const auto *Max = dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(&L));
+  if (!Max)
+    return false;
+  const unsigned Width = Start.getBitWidth();
+  const unsigned Wide = 2 * std::max(Width, Max->getAPInt().getBitWidth()) + 2;
+  const APInt Last =
+      (Signed ? Start.sext(Wide) : Start.zext(Wide)) + Step.zext(Wide) * Max->getAPInt().zext(Wide);
+  return Signed ? Last.sle(APInt::getSignedMaxValue(Width).sext(Wide))
+                : Last.ule(APInt::getMaxValue(Width).zext(Wide));
+}
+
 /// The guard's condition, if it is a comparison of a growing recurrence of
 /// L with a bound from before L that holds for the first work-items only.
 std::optional<Guard> asGuard(Loop &L, ScalarEvolution &SE, BranchInst &Br, bool ToRegion) {
@@ -109,7 +128,8 @@ std::optional<Guard> asGuard(Loop &L, ScalarEvolution &SE, BranchInst &Br, bool 
   const auto *Step = dyn_cast<SCEVConstant>(Rec->getStepRecurrence(SE));
   if (!Start || !Step || !Step->getAPInt().isStrictlyPositive())
     return std::nullopt;
-  if (!(CmpInst::isSigned(Pred) ? Rec->hasNoSignedWrap() : Rec->hasNoUnsignedWrap()))
+  if (!growsWithoutWrapping(*Rec, Start->getAPInt(), Step->getAPInt(), CmpInst::isSigned(Pred), L,
+                            SE))
     return std::nullopt;
   return Guard{&Br,
                Br.getSuccessor(ToRegion ? 0 : 1),

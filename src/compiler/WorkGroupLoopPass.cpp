@@ -35,9 +35,11 @@
 
 #include "compiler/WorkGroupContextLayout.h"
 #include "compiler/WorkItemFunction.h"
+#include "runtime/Capabilities.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 using namespace llvm;
@@ -137,9 +139,19 @@ void emitWorkGroupFunction(Function &WI) {
     CallArgs.push_back(V);
   }
   Value *LS[3];
-  for (unsigned D = 0; D < 3; ++D)
-    LS[D] = B.CreateLoad(B.getInt64Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::LocalSize + 8 * D),
-                         "ls" + Twine(D));
+  // A local size is 1 to rt::MaxWorkGroupSize (the runtime checks every
+  // launch, from the host or the device): ScalarEvolution then bounds the
+  // work-item loops' trip counts, and an `int` local id provably does not
+  // wrap (ActiveRangePass).
+  MDNode *LocalSizeRange =
+      MDBuilder(C).createRange(APInt(64, 1), APInt(64, rt::MaxWorkGroupSize + 1));
+  for (unsigned D = 0; D < 3; ++D) {
+    LoadInst *L = B.CreateLoad(
+        B.getInt64Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::LocalSize + 8 * D),
+        "ls" + Twine(D));
+    L->setMetadata(LLVMContext::MD_range, LocalSizeRange);
+    LS[D] = L;
+  }
   uint64_t FrameSize = wi::sizeAttr(WI, wi::FrameSizeAttr);
 
   // The two copies of the values every work-item holds alike (see

@@ -155,6 +155,12 @@ constexpr bool WorkGroupCollectives = true;
 /// cl_khr_subgroup_ballot family, and what the CTS's checks assume.
 constexpr size_t MaxSubGroupSize = 128;
 
+/// CL_DEVICE_MAX_WORK_GROUP_SIZE, and so the most work-items of a group in
+/// any dimension: the compiler tells LLVM that a local size never exceeds
+/// it (WorkGroupLoopPass), so that the work-item loops' counters provably
+/// do not wrap, in an `int` either.
+constexpr size_t MaxWorkGroupSize = 4096;
+
 /// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: one program-scope variable lives in
 /// the executable's data, so the limit is what a sane kernel image holds.
 constexpr size_t MaxGlobalVariableSize = size_t(64) << 20;

@@ -4,6 +4,8 @@
 // PrivateFrameSize per work-item, and calls the work-group function.
 #include "KernelRunner.h"
 
+#include "runtime/Capabilities.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -83,6 +85,11 @@ bool Program::run(const std::string &Name, const NDRange &R, const std::vector<A
     }
   AlignedBuffer Local(LocalBytes);
   size_t MaxItems = R.Local[0] * R.Local[1] * R.Local[2];
+  // The runtime launches no larger group; the compiled code assumes it.
+  if (MaxItems > rt::MaxWorkGroupSize) {
+    ADD_FAILURE() << "a work-group of " << MaxItems << " work-items";
+    return false;
+  }
   AlignedBuffer Private(D->PrivateFrameSize * MaxItems);
 
   std::vector<void *> LocalPtrs(Args.size());

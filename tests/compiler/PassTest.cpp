@@ -679,9 +679,11 @@ const char *const TreeStep = R"(then:
 //   latch:  %active.next = add i64 %x, 1
 //           %active.more = icmp ult i64 %active.next, %k
 //           br (and %more, %active.more), %loop, %latch.split (-> %exit)
-// Left alone: a store outside the guarded region, a value used after the
-// loop, a check that the first work-items fail (lid >= k), and a loop that
-// is not over work-items.
+// The same with an int local id, where the loop's trip count bounds it.
+// Left alone: an int local id in a loop of unbounded trip count (it may
+// wrap), a store outside the guarded region, a value used after the loop,
+// a check that the first work-items fail (lid >= k), and a loop that is
+// not over work-items.
 TEST(PassTest, WorkItemLoopsRunOnlyTheWorkItemsTheirGuardLetsIn) {
   LLVMContext C;
   const std::string Go = "  %go = icmp ult i64 %x, %k\n  br i1 %go, label %then, label %latch\n";
@@ -697,6 +699,15 @@ TEST(PassTest, WorkItemLoopsRunOnlyTheWorkItemsTheirGuardLetsIn) {
   Text += workItemLoop("upper_half", "  %go = icmp uge i64 %x, %k\n"
                                      "  br i1 %go, label %then, label %latch\n" +
                                          std::string(TreeStep));
+  // An int local id is a truncation: narrowed where the loop's trip count
+  // is bounded (the local sizes are, in a work-group function), so that it
+  // cannot wrap; kept where it is not.
+  const std::string IntGo = "  %l = trunc i64 %x to i32\n  %go = icmp slt i32 %l, %k32\n"
+                            "  br i1 %go, label %then, label %latch\n";
+  std::string Bounded = workItemLoop("int_bounded", IntGo + TreeStep);
+  Bounded.replace(Bounded.find("%x.next, %count"), 15, "%x.next, 4096");
+  Text += Bounded;
+  Text += workItemLoop("int_unbounded", IntGo + TreeStep);
   std::string LiveOut = workItemLoop("live_out", Go + TreeStep);
   LiveOut.replace(LiveOut.find("  ret void"), 10,
                   "  store i64 %x, ptr addrspace(1) %out\n  ret void");
@@ -707,16 +718,17 @@ TEST(PassTest, WorkItemLoopsRunOnlyTheWorkItemsTheirGuardLetsIn) {
   Text += "!0 = distinct !{!0, !1}\n!1 = !{!\"" + std::string(wi::WorkItemLoopMD) + "\"}\n";
   auto M = parse(C, Text.c_str());
   ASSERT_TRUE(M);
-  for (const char *Name : {"tree", "skip"}) {
+  for (const char *Name : {"tree", "skip", "int_bounded"}) {
+    const bool Int = std::string(Name) == "int_bounded";
     Function &F = *M->getFunction(Name);
     runOnFunction(ActiveRangePass(), F);
     auto *Enter = dyn_cast<BranchInst>(F.getEntryBlock().getTerminator());
     ASSERT_TRUE(Enter && Enter->isConditional()) << Name;
     auto *EnterCmp = dyn_cast<ICmpInst>(Enter->getCondition());
     ASSERT_NE(EnterCmp, nullptr) << Name;
-    EXPECT_EQ(EnterCmp->getPredicate(), CmpInst::ICMP_ULT) << Name;
+    EXPECT_EQ(EnterCmp->getPredicate(), Int ? CmpInst::ICMP_SLT : CmpInst::ICMP_ULT) << Name;
     EXPECT_TRUE(match(EnterCmp->getOperand(0), PatternMatch::m_Zero())) << Name;
-    EXPECT_EQ(EnterCmp->getOperand(1), F.getArg(2)) << Name;
+    EXPECT_EQ(EnterCmp->getOperand(1), F.getArg(Int ? 3 : 2)) << Name;
     DominatorTree DT(F);
     LoopInfo LI(DT);
     ASSERT_EQ(LI.getTopLevelLoops().size(), 1u) << Name;
@@ -735,11 +747,12 @@ TEST(PassTest, WorkItemLoopsRunOnlyTheWorkItemsTheirGuardLetsIn) {
         << Name;
     auto *MoreCmp = dyn_cast<ICmpInst>(More);
     ASSERT_NE(MoreCmp, nullptr) << Name;
-    EXPECT_EQ(MoreCmp->getPredicate(), CmpInst::ICMP_ULT) << Name;
-    EXPECT_EQ(MoreCmp->getOperand(1), F.getArg(2)) << Name;
+    EXPECT_EQ(MoreCmp->getPredicate(), Int ? CmpInst::ICMP_SLT : CmpInst::ICMP_ULT) << Name;
+    EXPECT_EQ(MoreCmp->getOperand(1), F.getArg(Int ? 3 : 2)) << Name;
     EXPECT_TRUE(L.hasDedicatedExits()) << Name;
   }
-  for (const char *Name : {"unguarded_store", "upper_half", "live_out", "not_work_items"}) {
+  for (const char *Name :
+       {"int_unbounded", "unguarded_store", "upper_half", "live_out", "not_work_items"}) {
     Function &F = *M->getFunction(Name);
     const size_t Size = F.getInstructionCount();
     runOnFunction(ActiveRangePass(), F);

@@ -1,6 +1,8 @@
 // Host CPU probing from /proc, /sys, sysconf and cpuid.
 #include "device/cpu/CpuInfo.h"
 
+#include "runtime/Capabilities.h"
+
 #include <sched.h>
 #include <unistd.h>
 
@@ -130,7 +132,7 @@ rt::DeviceProperties probeHostCpu() {
   // The specification's minimum is max(1/4 of global memory, 128 MiB).
   P.MaxMemAllocSize = std::max<uint64_t>(P.GlobalMemSize / 4, 128u << 20);
   P.LocalMemSize = 64u << 10; // per worker arena; fits L2 of every x86 core we target
-  P.MaxWorkGroupSize = 4096;
+  P.MaxWorkGroupSize = rt::MaxWorkGroupSize;
   probeCaches(P);
   probeIsa(P);
   return P;
