@@ -52,9 +52,9 @@
 // with enough independent operations, or with a chain shorter than
 // MinChain, is left to the vectorizer's own choice; integer chains are not
 // measured. The short copy doubles the loop's code (and its compile time).
-// A chain carried by a loop inside the work-item loop (a double16 chain too
-// long to unroll) keeps the work-item loop from being innermost: neither
-// interleaved nor widened (that needs the loops interchanged).
+// A chain carried by a loop inside the work-item loop keeps the work-item
+// loop from being innermost: neither interleaved nor widened, unless
+// InnerChainUnrollPass had that loop unrolled (a double16 chain of 128).
 #pragma once
 
 #include <llvm/IR/PassManager.h>

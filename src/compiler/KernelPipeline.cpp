@@ -62,6 +62,7 @@
 #include "compiler/DeviceEnqueuePass.h"
 #include "compiler/HostTarget.h"
 #include "compiler/ImageDescriptorPass.h"
+#include "compiler/InnerChainUnrollPass.h"
 #include "compiler/KernelDescBuilder.h"
 #include "compiler/LaneCallPackingPass.h"
 #include "compiler/LaneLoopUnrollPass.h"
@@ -292,6 +293,13 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   // that the vectorizer's run-time alias checks compare pointers of one
   // address space; and kernels written with vector types vectorize across
   // work-items too.
+  // A chain in a loop of its own inside a work-item loop is unrolled whole
+  // where that stays small, before the full unroller weighs it.
+  // (WEFT_NO_INNER_CHAIN_UNROLL=1 turns it off, to measure it.)
+  PB.registerLateLoopOptimizationsEPCallback([](LoopPassManager &LPM, OptimizationLevel) {
+    if (!std::getenv("WEFT_NO_INNER_CHAIN_UNROLL"))
+      LPM.addPass(InnerChainUnrollPass());
+  });
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
     FPM.addPass(ActiveRangePass());

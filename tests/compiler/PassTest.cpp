@@ -8,6 +8,7 @@
 #include "compiler/ChainInterleavePass.h"
 #include "compiler/DeviceEnqueuePass.h"
 #include "compiler/ImageDescriptorPass.h"
+#include "compiler/InnerChainUnrollPass.h"
 #include "compiler/KernelPipeline.h"
 #include "compiler/LaneCallPackingPass.h"
 #include "compiler/LaneLoopUnrollPass.h"
@@ -33,6 +34,8 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <map>
 #include <set>
 
@@ -935,6 +938,88 @@ TEST(PassTest, ComputeBoundChainsAskForTheFullVectorWidth) {
   runOnFunction(ChainInterleavePass(), F);
   EXPECT_EQ(F.getFnAttribute("prefer-vector-width").getValueAsString(), "512");
   EXPECT_EQ(F.getInstructionCount(), Size);
+}
+
+// A loop inside a work-item loop that carries a floating-point chain a
+// constant number of times (a double16 kernel's `for (k < 128) v = v * a +
+// b`) is marked for full unrolling; left alone: a loop with an unroll
+// attribute of its own, an integer chain, one whose unrolled size would
+// pass InnerChainUnrollPass::MaxUnrolledInstructions, one of unknown trip
+// count, and one whose parent is not a work-item loop. The IR that comes
+// out: the chain loop's latch carries
+//   !{!"llvm.loop.unroll.full"}
+TEST(PassTest, ChainLoopsInsideWorkItemLoopsAreMarkedForFullUnrolling) {
+  LLVMContext C;
+  auto nest = [](const std::string &Name, const std::string &Type, const std::string &Step,
+                 const std::string &Trips, const std::string &InnerMD, const std::string &OuterMD) {
+    return "define void @" + Name + "(ptr %p, " + Type + " %a, " + Type +
+           " %b, i64 %n, i32 %t) {\nentry:\n  br label %x.loop\n"
+           "x.loop:\n  %x = phi i64 [ 0, %entry ], [ %x.next, %x.latch ]\n"
+           "  %q = getelementptr " +
+           Type + ", ptr %p, i64 %x\n  %v0 = load " + Type +
+           ", ptr %q\n"
+           "  br label %k.loop\n"
+           "k.loop:\n  %k = phi i32 [ 0, %x.loop ], [ %k.next, %k.loop ]\n"
+           "  %v = phi " +
+           Type +
+           " [ %v0, %x.loop ], [ %v.next, %k.loop ]\n"
+           "  %v.next = " +
+           Step +
+           "\n"
+           "  %k.next = add nuw nsw i32 %k, 1\n  %more = icmp ult i32 %k.next, " +
+           Trips +
+           "\n"
+           "  br i1 %more, label %k.loop, label %x.latch" +
+           InnerMD +
+           "\n"
+           "x.latch:\n  store " +
+           Type +
+           " %v.next, ptr %q\n"
+           "  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, %n\n"
+           "  br i1 %c, label %x.loop, label %exit" +
+           OuterMD + "\nexit:\n  ret void\n}\n";
+  };
+  const std::string D16 = "<16 x double>";
+  const std::string Fma = "call <16 x double> @llvm.fmuladd.v16f64(<16 x double> %v, <16 x double> "
+                          "%a, <16 x double> %b)";
+  const std::string WI = ", !llvm.loop !0";
+  std::string Text = "declare <16 x double> @llvm.fmuladd.v16f64(<16 x double>, <16 x double>, "
+                     "<16 x double>)\n";
+  Text += nest("chain", D16, Fma, "128", "", WI);
+  Text += nest("pragma", D16, Fma, "128", ", !llvm.loop !2", WI);
+  Text += nest("integer", "i32", "mul i32 %v, %a", "128", "", WI);
+  Text += nest("too_long", D16, Fma, "100000", "", WI);
+  Text += nest("unknown_trips", D16, Fma, "%t", "", WI);
+  Text += nest("not_work_items", D16, Fma, "128", "", "");
+  Text += "!0 = distinct !{!0, !1}\n!1 = !{!\"" + std::string(wi::WorkItemLoopMD) +
+          "\"}\n!2 = distinct !{!2, !3}\n!3 = !{!\"llvm.loop.unroll.disable\"}\n";
+  auto M = parse(C, Text.c_str());
+  ASSERT_TRUE(M);
+  auto markedForFullUnroll = [&](const char *Name) {
+    Function &F = *M->getFunction(Name);
+    FunctionAnalysisManager FAM;
+    LoopAnalysisManager LAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PassBuilder PB;
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    createFunctionToLoopPassAdaptor(InnerChainUnrollPass()).run(F, FAM);
+    EXPECT_FALSE(verifyFunction(F, &errs()));
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (L->isInnermost())
+        return findOptionMDForLoop(L, "llvm.loop.unroll.full") != nullptr;
+    ADD_FAILURE() << Name << ": no inner loop";
+    return false;
+  };
+  EXPECT_TRUE(markedForFullUnroll("chain"));
+  for (const char *Name : {"pragma", "integer", "too_long", "unknown_trips", "not_work_items"})
+    EXPECT_FALSE(markedForFullUnroll(Name)) << Name;
 }
 
 // A work-item loop computing one long chain on a <8 x float> (a float8
