@@ -82,7 +82,7 @@ PreservedAnalyses InnerChainUnrollPass::run(Loop &L, LoopAnalysisManager &,
   uint64_t Size = 0;
   for (const BasicBlock *BB : L.blocks())
     Size += BB->size();
-  if (Size * Trips > MaxUnrolledInstructions)
+  if (Size > MaxBodyInstructions || Size * Trips > MaxUnrolledInstructions)
     return PreservedAnalyses::all();
   addStringMetadataToLoop(&L, "llvm.loop.unroll.full");
   // Only the loop's attributes changed.

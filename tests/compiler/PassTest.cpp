@@ -945,7 +945,8 @@ TEST(PassTest, ComputeBoundChainsAskForTheFullVectorWidth) {
 // b`) is marked for full unrolling; left alone: a loop with an unroll
 // attribute of its own, an integer chain, one whose unrolled size would
 // pass InnerChainUnrollPass::MaxUnrolledInstructions, one of unknown trip
-// count, and one whose parent is not a work-item loop. The IR that comes
+// count, one whose parent is not a work-item loop, and one whose body is
+// more than MaxBodyInstructions. The IR that comes
 // out: the chain loop's latch carries
 //   !{!"llvm.loop.unroll.full"}
 TEST(PassTest, ChainLoopsInsideWorkItemLoopsAreMarkedForFullUnrolling) {
@@ -991,6 +992,12 @@ TEST(PassTest, ChainLoopsInsideWorkItemLoopsAreMarkedForFullUnrolling) {
   Text += nest("too_long", D16, Fma, "100000", "", WI);
   Text += nest("unknown_trips", D16, Fma, "%t", "", WI);
   Text += nest("not_work_items", D16, Fma, "128", "", "");
+  // A body of twenty more instructions.
+  std::string Big = "fadd <16 x double> %v, %b";
+  for (int I = 0; I < 20; ++I)
+    Big += "\n  %s" + std::to_string(I) + " = fadd <16 x double> " +
+           (I == 0 ? std::string("%v.next") : "%s" + std::to_string(I - 1)) + ", %a";
+  Text += nest("big_body", D16, Big, "128", "", WI);
   Text += "!0 = distinct !{!0, !1}\n!1 = !{!\"" + std::string(wi::WorkItemLoopMD) +
           "\"}\n!2 = distinct !{!2, !3}\n!3 = !{!\"llvm.loop.unroll.disable\"}\n";
   auto M = parse(C, Text.c_str());
@@ -1018,7 +1025,8 @@ TEST(PassTest, ChainLoopsInsideWorkItemLoopsAreMarkedForFullUnrolling) {
     return false;
   };
   EXPECT_TRUE(markedForFullUnroll("chain"));
-  for (const char *Name : {"pragma", "integer", "too_long", "unknown_trips", "not_work_items"})
+  for (const char *Name :
+       {"pragma", "integer", "too_long", "unknown_trips", "not_work_items", "big_body"})
     EXPECT_FALSE(markedForFullUnroll(Name)) << Name;
 }
 
