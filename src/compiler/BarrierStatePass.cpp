@@ -44,11 +44,15 @@
 #include "compiler/WorkItemFunction.h"
 
 #include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/ADT/Triple.h>
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/CFG.h>
 #include <llvm/Analysis/DivergenceAnalysis.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/SyncDependenceAnalysis.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -217,6 +221,51 @@ bool UniformValues::demotesUniformly(Instruction &I) const {
       return false;
   }
   return true;
+}
+
+/// Puts a barrier at the top of the header of every innermost loop that all
+/// the work-items of a group run the same number of times, a number known
+/// only at run time (`for (i = 0; i < n; ++i)`, n an argument): its header
+/// runs in every work-item and its exits are taken on values the same in
+/// every work-item. Each iteration is then a region of its own, run for
+/// all the work-items before the next, and its x loop is over work-items:
+/// what the iteration does to each work-item's values is vectorized across
+/// them, where before each work-item ran the whole loop alone and the x
+/// loop, not innermost, stayed scalar. All work-items reach such a barrier
+/// equally often, as OpenCL asks of every barrier. Only in functions that
+/// have barriers already (whose group is split into regions anyway); a loop
+/// of constant trip count is left to the unroller. Returns how many.
+unsigned addLoopBarriers(Function &F, const UniformValues &UV, const CallInst &Model) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  TargetLibraryInfoImpl TLII(Triple(F.getParent()->getTargetTriple()));
+  TargetLibraryInfo TLI(TLII, &F);
+  AssumptionCache AC(F);
+  ScalarEvolution SE(F, TLI, AC, DT, LI);
+  SmallVector<BasicBlock *, 4> Headers;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!L->isInnermost() || !UV.isUniformBlock(L->getHeader()) ||
+        SE.getSmallConstantTripCount(L) != 0)
+      continue;
+    SmallVector<BasicBlock *, 4> Exiting;
+    L->getExitingBlocks(Exiting);
+    const bool UniformExits = all_of(Exiting, [&](BasicBlock *E) {
+      const auto *Br = dyn_cast<BranchInst>(E->getTerminator());
+      return Br && Br->isConditional() && UV.isUniformBlock(E) && UV.isUniform(Br->getCondition());
+    });
+    const bool HasBarrier = any_of(L->blocks(), [](BasicBlock *BB) {
+      return any_of(*BB, [](Instruction &I) {
+        const auto *Call = dyn_cast<CallInst>(&I);
+        return Call && Call->getCalledFunction() &&
+               isBarrierName(Call->getCalledFunction()->getName());
+      });
+    });
+    if (!Exiting.empty() && UniformExits && !HasBarrier)
+      Headers.push_back(L->getHeader());
+  }
+  for (BasicBlock *Header : Headers)
+    Model.clone()->insertBefore(&*Header->getFirstInsertionPt());
+  return static_cast<unsigned>(Headers.size());
 }
 
 /// How many operations deep a value crossing a barrier may be to be
@@ -463,6 +512,10 @@ bool BarrierStatePass::transform(Function &F) {
   }
 
   UniformValues UV(F);
+  if (addLoopBarriers(F, UV, *Barriers.front()) > 0) {
+    Barriers = findBarriers(F);
+    wi::setSizeAttr(F, wi::BarrierCountAttr, Barriers.size());
+  }
 
   // 1. Split at barriers.
   Type *I32 = Type::getInt32Ty(C);

@@ -202,6 +202,75 @@ TEST(BarrierTest, ValuesTheSameInEveryWorkItemAndValuesThatDiffer) {
   }
 }
 
+// Loops that every work-item of a group runs alike, with a trip count
+// known only at run time, in kernels with barriers: each iteration is a
+// region of its own (BarrierStatePass). Zero, one and many trips; a uniform
+// break and continue; such a loop inside another; one inside a loop whose
+// trip count depends on the local id, and a loop whose own trip count does
+// (loops of each work-item's own, which must stay so); a private array
+// written in the loop; groups of 1, 3, 16 and 33.
+TEST(BarrierTest, LoopsOfTheSameTripCountInEveryWorkItem) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void k(global const int *in, global int *out, local int *s, int n, int m) {
+      size_t l = get_local_id(0), g = get_global_id(0);
+      int acc = 0, arr[4] = {0, 0, 0, 0};
+      for (int i = 0; i < n; ++i) {               // uniform trip count
+        if (i == 7) continue;                     // uniform continue
+        if (i > 40) break;                        // uniform break
+        acc += in[(g + (size_t)i) % 97] * (i + 1);
+        arr[i & 3] += i;
+      }
+      for (int j = 0; j < m; ++j)                 // nested: both uniform
+        for (int k = 0; k < n; ++k)
+          acc ^= (j * 31 + k) << (l & 7);
+      for (int q = 0; q < (int)(l % 4); ++q)      // per work-item ...
+        for (int r = 0; r < n; ++r)               // ... around a uniform one
+          acc += r + q;
+      for (int t = 0; t < (int)(l % 3) + n; ++t)  // a trip count of its own
+        acc += t * 5;
+      s[l] = acc + arr[0] * 3 + arr[1] * 5 + arr[2] * 7 + arr[3] * 11;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[g] = s[l] + s[(l + 1) % get_local_size(0)];
+    })"));
+  std::vector<int> In(97);
+  for (int I = 0; I < 97; ++I)
+    In[I] = I * 13 % 29 - 9;
+  auto value = [&](size_t G, size_t L, int N, int M) {
+    int Acc = 0, Arr[4] = {0, 0, 0, 0};
+    for (int I = 0; I < N; ++I) {
+      if (I == 7)
+        continue;
+      if (I > 40)
+        break;
+      Acc += In[(G + size_t(I)) % 97] * (I + 1);
+      Arr[I & 3] += I;
+    }
+    for (int J = 0; J < M; ++J)
+      for (int K = 0; K < N; ++K)
+        Acc ^= (J * 31 + K) << (L & 7);
+    for (int Q = 0; Q < int(L % 4); ++Q)
+      for (int R = 0; R < N; ++R)
+        Acc += R + Q;
+    for (int T = 0; T < int(L % 3) + N; ++T)
+      Acc += T * 5;
+    return Acc + Arr[0] * 3 + Arr[1] * 5 + Arr[2] * 7 + Arr[3] * 11;
+  };
+  for (size_t Local : {1, 3, 16, 33})
+    for (auto [N, M] : {std::pair{0, 0}, {1, 1}, {9, 2}, {50, 3}}) {
+      const size_t Global = Local * 3;
+      std::vector<int> Out(Global, -1);
+      ASSERT_TRUE(P.run("k", range1(Global, Local),
+                        {Arg::pointer(In.data()), Arg::pointer(Out.data()),
+                         Arg::local(Local * sizeof(int)), Arg::value(N), Arg::value(M)}));
+      for (size_t G = 0; G < Global; ++G) {
+        const size_t L = G % Local, Base = G - L, Next = Base + (L + 1) % Local;
+        EXPECT_EQ(Out[G], value(G, L, N, M) + value(Next, (L + 1) % Local, N, M))
+            << "local " << Local << " n " << N << " m " << M << " item " << G;
+      }
+    }
+}
+
 TEST(BarrierTest, PerGroupTripCountsAndNestedLoops) {
   Program P;
   ASSERT_TRUE(P.build(R"(

@@ -315,6 +315,61 @@ after:
   EXPECT_EQ(numMatching(D, [](Instruction &I) { return isa<AllocaInst>(I); }), 0u);
 }
 
+// In a function with barriers, a loop whose trip count every work-item of
+// the group shares, known only at run time (`for (i < n)`, n an argument),
+// gets a barrier at the top of its header: each iteration becomes a region
+// run for all work-items. Left alone: a loop of constant trip count (the
+// unroller's), one whose trip count depends on the local id, one that only
+// some work-items reach, and every loop of a function without barriers.
+TEST(PassTest, LoopsEveryWorkItemRunsAlikeGetABarrierPerIteration) {
+  auto kernel = [](const std::string &Name, const std::string &Bound, bool Divergent,
+                   bool WithBarrier) {
+    return "define i32 @" + Name +
+           "(ptr addrspace(1) %out, i32 %n, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, "
+           "ptr %frame, ptr %uniform) \"weft-kernel\"=\"k\" {\nentry:\n"
+           "  %v = load i32, ptr addrspace(1) %out\n  %lx32 = trunc i64 %lx to i32\n" +
+           (Divergent ? "  %few = icmp ult i64 %lx, 3\n  br i1 %few, label %head, label %done\n"
+                      : "  br label %head\n") +
+           "head:\n  %i = phi i32 [ 0, %entry ], [ %i.next, %body ]\n"
+           "  %acc = phi i32 [ %v, %entry ], [ %acc.next, %body ]\n"
+           "  %more = icmp slt i32 %i, " +
+           Bound +
+           "\n  br i1 %more, label %body, label %done\n"
+           "body:\n  %acc.next = add i32 %acc, %i\n  %i.next = add i32 %i, 1\n  br label %head\n"
+           "done:\n  %r = phi i32 [ %acc, %head ]" +
+           (Divergent ? ", [ 0, %entry ]" : "") + "\n" +
+           (WithBarrier ? "  call void @_Z7barrierj(i32 1)\n" : "") +
+           "  store i32 %r, ptr addrspace(1) %out\n  ret i32 -1\n}\n";
+  };
+  LLVMContext C;
+  std::string Text = "target datalayout = \"e-m:e-i64:64-n8:16:32:64-S128\"\n"
+                     "declare void @_Z7barrierj(i32)\n";
+  Text += kernel("__weft_wi_uniform", "%n", false, true);
+  Text += kernel("__weft_wi_constant", "16", false, true);
+  Text += kernel("__weft_wi_by_local_id", "%lx32", false, true);
+  Text += kernel("__weft_wi_some_items", "%n", true, true);
+  Text += kernel("__weft_wi_no_barriers", "%n", false, false);
+  auto M = parse(C, Text.c_str());
+  ASSERT_TRUE(M);
+  const std::map<std::string, uint64_t> Barriers = {{"__weft_wi_uniform", 2},
+                                                    {"__weft_wi_constant", 1},
+                                                    {"__weft_wi_by_local_id", 1},
+                                                    {"__weft_wi_some_items", 1},
+                                                    {"__weft_wi_no_barriers", 0}};
+  for (const auto &[Name, Count] : Barriers) {
+    Function &F = *M->getFunction(Name);
+    ASSERT_TRUE(BarrierStatePass::transform(F)) << Name;
+    EXPECT_FALSE(verifyModule(*M, &errs())) << Name;
+    EXPECT_EQ(wi::sizeAttr(F, wi::BarrierCountAttr), Count) << Name;
+  }
+  // The loop of `uniform`: its counter is the group's (Uniform), the sum a
+  // column; the loop's header resumes after its barrier (state 1).
+  Function &F = *M->getFunction("__weft_wi_uniform");
+  EXPECT_EQ(wi::sizeAttr(F, wi::UniformSizeAttr), 16u);
+  auto *Dispatch = cast<SwitchInst>(F.getEntryBlock().getTerminator());
+  EXPECT_EQ(Dispatch->getNumCases(), 2u);
+}
+
 TEST(PassTest, BarrierFreeFunctionUntouched) {
   LLVMContext C;
   auto M = parse(C, R"(
