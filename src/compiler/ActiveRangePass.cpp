@@ -36,9 +36,9 @@
 #include "compiler/ActiveRangePass.h"
 
 #include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/LoopVersion.h"
 #include "compiler/WorkItemFunction.h"
 
-#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/DomTreeUpdater.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
@@ -237,26 +237,16 @@ bool isCandidate(const Loop &L) {
 } // namespace
 
 PreservedAnalyses ActiveRangePass::run(Function &F, FunctionAnalysisManager &FAM) {
-  bool Changed = false;
-  // One loop a round, on fresh analyses; each loop is tried once.
-  SmallPtrSet<const BasicBlock *, 8> Tried;
-  for (bool Round = true; Round;) {
-    Round = false;
+  const bool Changed = tryEachLoopOnce(F, FAM, [&](Loop &L) {
+    if (!isCandidate(L))
+      return false;
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
     PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
-    for (Loop *L : LI.getLoopsInPreorder()) {
-      if (!isCandidate(*L) || !Tried.insert(L->getHeader()).second)
-        continue;
-      std::optional<Guard> G = findGuard(*L, LI, SE, DT, PDT);
-      if (!G || !narrow(*L, *G, LI, DT))
-        continue;
-      Changed = Round = true;
-      FAM.invalidate(F, PreservedAnalyses::none());
-      break;
-    }
-  }
+    std::optional<Guard> G = findGuard(L, LI, SE, DT, PDT);
+    return G && narrow(L, *G, LI, DT);
+  });
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -33,7 +33,6 @@
 #include "compiler/LaneLoopUnrollPass.h"
 #include "compiler/LoopVersion.h"
 
-#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/DomTreeUpdater.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -295,29 +294,22 @@ bool BoundsCheckVersioningPass::isEdgeLoop(const Loop &L) {
 }
 
 PreservedAnalyses BoundsCheckVersioningPass::run(Function &F, FunctionAnalysisManager &FAM) {
-  bool Changed = false;
-  // One loop a round, on fresh analyses. A loop is planned for once: the
-  // fast loop keeps the original's header, the edge loop is marked.
-  SmallPtrSet<const BasicBlock *, 8> Tried;
-  for (bool Round = true; Round;) {
-    Round = false;
+  // A loop is planned for once: the fast loop keeps the original's header,
+  // the edge loop is marked.
+  const bool Changed = tryEachLoopOnce(F, FAM, [&](Loop &L) {
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    if (!is_contained(candidateLoops(LI, SE), &L))
+      return false;
     DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
     const PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
     AssumptionCache &AC = FAM.getResult<AssumptionAnalysis>(F);
-    for (Loop *L : candidateLoops(LI, SE)) {
-      if (!Tried.insert(L->getHeader()).second)
-        continue;
-      std::optional<Plan> P = Planner(*L, LI, SE, DT, PDT).plan();
-      if (!P)
-        continue;
-      version(*P, LI, DT, SE, AC);
-      Changed = Round = true;
-      FAM.invalidate(F, PreservedAnalyses::none());
-      break;
-    }
-  }
+    std::optional<Plan> P = Planner(L, LI, SE, DT, PDT).plan();
+    if (!P)
+      return false;
+    version(*P, LI, DT, SE, AC);
+    return true;
+  });
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

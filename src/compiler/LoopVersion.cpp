@@ -1,6 +1,7 @@
 // versionLoop (see the header).
 #include "compiler/LoopVersion.h"
 
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
@@ -47,6 +48,23 @@ Loop *versionLoop(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
   formDedicatedExitBlocks(&L, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
   formDedicatedExitBlocks(Copy, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
   return Copy;
+}
+
+bool tryEachLoopOnce(Function &F, FunctionAnalysisManager &FAM, function_ref<bool(Loop &)> Try) {
+  bool Changed = false;
+  SmallPtrSet<const BasicBlock *, 8> Tried;
+  for (bool Round = true; Round;) {
+    Round = false;
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      if (!Tried.insert(L->getHeader()).second || !Try(*L))
+        continue;
+      Changed = Round = true;
+      FAM.invalidate(F, PreservedAnalyses::none());
+      break;
+    }
+  }
+  return Changed;
 }
 
 } // namespace weft::compiler

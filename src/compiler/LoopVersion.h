@@ -15,9 +15,11 @@
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/IR/PassManager.h>
 
 namespace llvm {
 class AssumptionCache;
+class Function;
 class DominatorTree;
 class Instruction;
 class Loop;
@@ -38,5 +40,13 @@ llvm::Loop *versionLoop(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &
                         llvm::ScalarEvolution &SE, llvm::AssumptionCache &AC,
                         llvm::StringRef Suffix,
                         llvm::function_ref<llvm::Value *(llvm::Instruction *At)> Condition);
+
+/// Offers each loop of F to Try once (a loop is known by its header), on
+/// fresh analyses: when Try changes F (returns true), F's analyses are
+/// invalidated and F's loops listed again. The loop passes that reshape
+/// one work-item loop at a time share it (ActiveRangePass,
+/// BoundsCheckVersioningPass). Returns whether any Try changed F.
+bool tryEachLoopOnce(llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
+                     llvm::function_ref<bool(llvm::Loop &)> Try);
 
 } // namespace weft::compiler

@@ -1057,20 +1057,13 @@ TEST(PassTest, ChainLoopsInsideWorkItemLoopsAreMarkedForFullUnrolling) {
           "\"}\n!2 = distinct !{!2, !3}\n!3 = !{!\"llvm.loop.unroll.disable\"}\n";
   auto M = parse(C, Text.c_str());
   ASSERT_TRUE(M);
+  ModulePassManager MPM;
+  MPM.addPass(
+      createModuleToFunctionPassAdaptor(createFunctionToLoopPassAdaptor(InnerChainUnrollPass())));
+  KernelPipeline::runModulePasses(*M, MPM);
+  EXPECT_FALSE(verifyModule(*M, &errs()));
   auto markedForFullUnroll = [&](const char *Name) {
     Function &F = *M->getFunction(Name);
-    FunctionAnalysisManager FAM;
-    LoopAnalysisManager LAM;
-    CGSCCAnalysisManager CGAM;
-    ModuleAnalysisManager MAM;
-    PassBuilder PB;
-    PB.registerModuleAnalyses(MAM);
-    PB.registerCGSCCAnalyses(CGAM);
-    PB.registerFunctionAnalyses(FAM);
-    PB.registerLoopAnalyses(LAM);
-    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-    createFunctionToLoopPassAdaptor(InnerChainUnrollPass()).run(F, FAM);
-    EXPECT_FALSE(verifyFunction(F, &errs()));
     DominatorTree DT(F);
     LoopInfo LI(DT);
     for (Loop *L : LI.getLoopsInPreorder())
