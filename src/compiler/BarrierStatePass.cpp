@@ -2,6 +2,12 @@
 //
 // Algorithm (per work-item function F, after everything is inlined into it
 // and SROA has made its private scalars SSA values):
+//  0. If F has barriers: find which values are the same in every work-item
+//     of the group (UniformValues: LLVM's divergence analysis) and which
+//     blocks all work-items run alike; give every innermost loop whose
+//     header all run and whose exits are uniform, of a trip count known
+//     only at run time, a barrier at the top of its header
+//     (addLoopBarriers), so that its iterations run across the work-items.
 //  1. Split the block of every barrier call k (k = 1..n) after the call; the
 //     head now ends in `ret i32 k` instead of the barrier, the tail is the
 //     resume point R_k.
@@ -20,7 +26,11 @@
 //     work-item in linear-id order, N the group's size, so work-items side
 //     by side in the x loop touch it side by side. The rest (arrays, a
 //     variable whose address is taken) lie after the columns in one block
-//     per work-item. Lifetime markers on them are dropped.
+//     per work-item. Lifetime markers on them are dropped. A demoted value
+//     found uniform, stored only in uniform blocks, is the exception: it
+//     stays a private variable, copied in from the group's copy at every
+//     region's start and out to the next one at the single return
+//     (shareUniformSlots; WorkGroupLoopPass copies next over current).
 //  The work-group loop (WorkGroupLoopPass) calls F for every work-item with
 //  State = 0, then again with the k they returned, until they return -1.
 //  Work-items reach the same barrier in the same order (OpenCL C 6.15.8), so
@@ -67,14 +77,16 @@ namespace weft::compiler {
 
 namespace {
 
+bool isBarrierCall(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  return Call && Call->getCalledFunction() && isBarrierName(Call->getCalledFunction()->getName());
+}
+
 SmallVector<CallInst *, 8> findBarriers(Function &F) {
   SmallVector<CallInst *, 8> Barriers;
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB)
-      if (auto *Call = dyn_cast<CallInst>(&I))
-        if (Function *Callee = Call->getCalledFunction())
-          if (isBarrierName(Callee->getName()))
-            Barriers.push_back(Call);
+  for (Instruction &I : instructions(F))
+    if (isBarrierCall(I))
+      Barriers.push_back(cast<CallInst>(&I));
   return Barriers;
 }
 
@@ -254,11 +266,7 @@ unsigned addLoopBarriers(Function &F, const UniformValues &UV, const CallInst &M
       return Br && Br->isConditional() && UV.isUniformBlock(E) && UV.isUniform(Br->getCondition());
     });
     const bool HasBarrier = any_of(L->blocks(), [](BasicBlock *BB) {
-      return any_of(*BB, [](Instruction &I) {
-        const auto *Call = dyn_cast<CallInst>(&I);
-        return Call && Call->getCalledFunction() &&
-               isBarrierName(Call->getCalledFunction()->getName());
-      });
+      return any_of(*BB, [](const Instruction &I) { return isBarrierCall(I); });
     });
     if (!Exiting.empty() && UniformExits && !HasBarrier)
       Headers.push_back(L->getHeader());

@@ -289,10 +289,6 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  // Generic pointers that are casts of named ones become named again, so
-  // that the vectorizer's run-time alias checks compare pointers of one
-  // address space; and kernels written with vector types vectorize across
-  // work-items too.
   // A chain in a loop of its own inside a work-item loop is unrolled whole
   // where that stays small, before the full unroller weighs it.
   // (WEFT_NO_INNER_CHAIN_UNROLL=1 turns it off, to measure it.)
@@ -300,6 +296,11 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
     if (!std::getenv("WEFT_NO_INNER_CHAIN_UNROLL"))
       LPM.addPass(InnerChainUnrollPass());
   });
+  // Generic pointers that are casts of named ones become named again, so
+  // that the vectorizer's run-time alias checks compare pointers of one
+  // address space; a reduction's step runs only the work-items its check
+  // lets in, so that those checks pass; and kernels written with vector
+  // types vectorize across work-items too.
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
     FPM.addPass(ActiveRangePass());

@@ -16,14 +16,17 @@
 //     folds the whole call tree into the work-item functions. OpenCL C has no recursion, so this
 //     terminates; KernelPipeline rejects a call that survives.
 //
-// Before:                                  After:
-//   define spir_kernel void @k(ptr addrspace(1) %p) {   define i32 @__weft_wi_k(
-//     call void @helper(...)                               ptr addrspace(1) %p, ptr %ctx, i64 %lx,
-//     ret void                                             i64 %ly, i64 %lz, i32 %state, ptr
-//     %frame) {
-//   }                                                      call void @helper(...)   ; alwaysinline
-//   now
-//                                                          ret i32 -1 }
+// Before:
+//   define spir_kernel void @k(ptr addrspace(1) %p) {
+//     call void @helper(...)
+//     ret void
+//   }
+// After:
+//   define i32 @__weft_wi_k(ptr addrspace(1) %p, ptr %ctx, i64 %lx, i64 %ly, i64 %lz,
+//                           i32 %state, ptr %frame, ptr %uniform) {
+//     call void @helper(...)   ; alwaysinline now
+//     ret i32 -1
+//   }
 // Limits: kernels are not removed here (GlobalDCE does it once they are
 // internal and unused); kernels with variadic arguments are not supported.
 #include "compiler/WorkItemFunctionPass.h"
