@@ -35,9 +35,7 @@
 // (false there) makes harmless.
 #include "compiler/ActiveRangePass.h"
 
-#include "compiler/BoundsCheckVersioningPass.h"
 #include "compiler/LoopVersion.h"
-#include "compiler/WorkItemFunction.h"
 
 #include <llvm/Analysis/DomTreeUpdater.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -213,13 +211,12 @@ bool narrow(Loop &L, const Guard &G, LoopInfo &LI, DominatorTree &DT) {
 
   // Enter only if the first work-item does: the exit gets a predecessor
   // outside L, so L gets an exit block of its own first.
-  BasicBlock *OwnExit = SplitEdge(Latch, Exit, &DT, &LI);
+  SplitEdge(Latch, Exit, &DT, &LI);
   B.SetInsertPoint(PreBr);
   Value *Enters = B.CreateICmp(G.Pred, ConstantInt::get(Ty, G.Start), G.Bound, "active.enter");
   BranchInst::Create(L.getHeader(), Exit, Enters, PreBr);
   PreBr->eraseFromParent();
   DT.changeImmediateDominator(Exit, Pre);
-  (void)OwnExit;
 
   // Every work-item that runs now enters the region.
   DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Eager);
@@ -229,16 +226,11 @@ bool narrow(Loop &L, const Guard &G, LoopInfo &LI, DominatorTree &DT) {
   return true;
 }
 
-bool isCandidate(const Loop &L) {
-  return L.isInnermost() && findOptionMDForLoop(&L, wi::WorkItemLoopMD) &&
-         !BoundsCheckVersioningPass::isEdgeLoop(L);
-}
-
 } // namespace
 
 PreservedAnalyses ActiveRangePass::run(Function &F, FunctionAnalysisManager &FAM) {
   const bool Changed = tryEachLoopOnce(F, FAM, [&](Loop &L) {
-    if (!isCandidate(L))
+    if (!isWorkItemLoop(L))
       return false;
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);

@@ -19,9 +19,7 @@
 //      work-groups is marked and left as it was.
 #include "compiler/ChainInterleavePass.h"
 
-#include "compiler/BoundsCheckVersioningPass.h"
 #include "compiler/LoopVersion.h"
-#include "compiler/WorkItemFunction.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
@@ -64,13 +62,6 @@ bool isFloatOp(const Instruction &I) {
   if (const auto *II = dyn_cast<IntrinsicInst>(&I))
     return II->getIntrinsicID() == Intrinsic::fma || II->getIntrinsicID() == Intrinsic::fmuladd;
   return false;
-}
-
-/// An innermost work-item loop, but for the edge loops
-/// BoundsCheckVersioningPass keeps unvectorized.
-bool isWorkItemLoop(const Loop &L) {
-  return L.isInnermost() && findOptionMDForLoop(&L, wi::WorkItemLoopMD) &&
-         !BoundsCheckVersioningPass::isEdgeLoop(L);
 }
 
 bool isCandidate(const Loop &L) {

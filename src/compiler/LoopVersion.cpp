@@ -1,6 +1,9 @@
 // versionLoop (see the header).
 #include "compiler/LoopVersion.h"
 
+#include "compiler/BoundsCheckVersioningPass.h"
+#include "compiler/WorkItemFunction.h"
+
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
@@ -48,6 +51,11 @@ Loop *versionLoop(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
   formDedicatedExitBlocks(&L, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
   formDedicatedExitBlocks(Copy, &DT, &LI, nullptr, /*PreserveLCSSA=*/true);
   return Copy;
+}
+
+bool isWorkItemLoop(const Loop &L) {
+  return L.isInnermost() && findOptionMDForLoop(&L, wi::WorkItemLoopMD) &&
+         !BoundsCheckVersioningPass::isEdgeLoop(L);
 }
 
 bool tryEachLoopOnce(Function &F, FunctionAnalysisManager &FAM, function_ref<bool(Loop &)> Try) {

@@ -41,6 +41,11 @@ llvm::Loop *versionLoop(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &
                         llvm::StringRef Suffix,
                         llvm::function_ref<llvm::Value *(llvm::Instruction *At)> Condition);
 
+/// Whether L is an innermost work-item loop (wi::WorkItemLoopMD), but for
+/// the edge loops BoundsCheckVersioningPass keeps unvectorized: the loops
+/// ActiveRangePass and ChainInterleavePass work on.
+bool isWorkItemLoop(const llvm::Loop &L);
+
 /// Offers each loop of F to Try once (a loop is known by its header), on
 /// fresh analyses: when Try changes F (returns true), F's analyses are
 /// invalidated and F's loops listed again. The loop passes that reshape
