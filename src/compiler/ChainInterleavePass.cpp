@@ -45,9 +45,7 @@ using namespace llvm;
 
 namespace weft::compiler {
 
-namespace {
-
-bool isFloatOp(const Instruction &I) {
+bool ChainInterleavePass::isFloatOp(const Instruction &I) {
   switch (I.getOpcode()) {
   case Instruction::FAdd:
   case Instruction::FSub:
@@ -63,6 +61,8 @@ bool isFloatOp(const Instruction &I) {
     return II->getIntrinsicID() == Intrinsic::fma || II->getIntrinsicID() == Intrinsic::fmuladd;
   return false;
 }
+
+namespace {
 
 bool isCandidate(const Loop &L) {
   return isWorkItemLoop(L) && !findOptionMDForLoop(&L, ChainInterleavePass::ShortLoopMD) &&

@@ -60,6 +60,7 @@
 #include <llvm/IR/PassManager.h>
 
 namespace llvm {
+class Instruction;
 class Loop;
 class LoopInfo;
 class Type;
@@ -82,6 +83,10 @@ public:
     unsigned Ops = 0; ///< floating-point operations in the body
   };
   static Need interleaveFor(llvm::Loop &L, llvm::LoopInfo &LI);
+
+  /// The floating-point operations a chain is measured in: fadd, fsub,
+  /// fmul, fdiv, frem, fneg, fma and fmuladd (InnerChainUnrollPass too).
+  static bool isFloatOp(const llvm::Instruction &I);
 
   /// Where F has a compute-bound chain loop (a chain of MinChain or more,
   /// ComputeBound floating-point operations or more per memory access) and

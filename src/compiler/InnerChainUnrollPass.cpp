@@ -15,6 +15,7 @@
 // and the full unroller then leaves the x loop with the 128 steps.
 #include "compiler/InnerChainUnrollPass.h"
 
+#include "compiler/ChainInterleavePass.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -28,17 +29,6 @@ using namespace llvm;
 namespace weft::compiler {
 
 namespace {
-
-bool isFloatOp(const Value *V) {
-  const auto *I = dyn_cast<Instruction>(V);
-  if (!I)
-    return false;
-  if (isa<BinaryOperator>(I) || isa<UnaryOperator>(I))
-    return I->getType()->isFPOrFPVectorTy();
-  if (const auto *II = dyn_cast<IntrinsicInst>(I))
-    return II->getIntrinsicID() == Intrinsic::fma || II->getIntrinsicID() == Intrinsic::fmuladd;
-  return false;
-}
 
 bool hasUnrollAttribute(const Loop &L) {
   MDNode *ID = L.getLoopID();
@@ -62,7 +52,8 @@ bool carriesChain(const Loop &L) {
     if (!Phi.getType()->isFPOrFPVectorTy())
       continue;
     const Value *Carried = Phi.getIncomingValueForBlock(Latch);
-    if (isFloatOp(Carried) && L.contains(cast<Instruction>(Carried)))
+    const auto *Step = dyn_cast<Instruction>(Carried);
+    if (Step && L.contains(Step) && ChainInterleavePass::isFloatOp(*Step))
       return true;
   }
   return false;
