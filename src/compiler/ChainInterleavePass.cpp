@@ -156,6 +156,7 @@ bool ChainInterleavePass::preferFullWidth(Function &F, FunctionAnalysisManager &
   if (Widest == 0 || (Preferred != 0 && Preferred >= Widest))
     return false;
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   bool Chains = false;
   for (Loop *L : LI.getLoopsInPreorder())
     if (isWorkItemLoop(*L)) {
@@ -163,11 +164,20 @@ bool ChainInterleavePass::preferFullWidth(Function &F, FunctionAnalysisManager &
       // split float8 chain), with few memory accesses beside it: bound by
       // the FMA units, not by loads (a filter's taps are not).
       const Need N = interleaveFor(*L, LI);
+      if (N.Chain < MinChain)
+        continue;
       unsigned Accesses = 0;
       for (BasicBlock *BB : L->blocks())
         for (Instruction &I : *BB)
           Accesses += isa<LoadInst>(I) || isa<StoreInst>(I);
-      Chains |= N.Chain >= MinChain && N.Ops >= ComputeBound * std::max(Accesses, 1u);
+      // Or a loop of whole full-width vectors (a group width fixed at the
+      // launch, JitExecutable::specialize): a tiled SGEMM's row of 16
+      // floats is one 512-bit multiply-add per step, its tile operand a
+      // broadcast folded into it, where 256 bits take two.
+      const unsigned Lanes = N.Element && !N.Vector ? Widest / N.Element->getScalarSizeInBits() : 0;
+      const unsigned Trips = SE.getSmallConstantTripCount(L);
+      Chains |= N.Ops >= ComputeBound * std::max(Accesses, 1u) ||
+                (Lanes != 0 && Trips != 0 && Trips % Lanes == 0);
     }
   if (!Chains)
     return false;

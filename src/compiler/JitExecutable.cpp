@@ -11,6 +11,7 @@
 #include "compiler/ExactFmod.h"
 #include "compiler/ImageDescriptorPass.h"
 #include "compiler/KernelPipeline.h"
+#include "compiler/LocalSizeSpecialization.h"
 #include "compiler/VectorMath.h"
 #include "compiler/WorkItemFunction.h"
 
@@ -130,24 +131,37 @@ rt::WorkGroupFn JitExecutable::lookup(const std::string &KernelName) const {
 }
 
 rt::WorkGroupFn JitExecutable::specialize(const std::string &KernelName,
-                                          const std::vector<rt::ImageArgFormat> &Formats) {
-  if (PreparedIR.empty())
+                                          const rt::Specialization &S) {
+  if (PreparedIR.empty() || S.empty())
     return nullptr;
   std::lock_guard<std::mutex> Lock(SpecializeMutex);
-  auto Key = std::make_pair(KernelName, Formats);
-  if (auto It = Specialized.find(Key); It != Specialized.end())
-    return It->second;
+  return specializeLocked(KernelName, S);
+}
+
+rt::WorkGroupFn JitExecutable::specializeLocked(const std::string &KernelName,
+                                                const rt::Specialization &S) {
+  SpecializedFn &Entry = Specialized[{KernelName, S}];
+  if (Entry.Compiled)
+    return Entry.Fn;
+  // (WEFT_NO_LOCAL_SIZE_SPECIALIZATION=1 turns local sizes off, to
+  // measure them.)
+  static const bool LocalSizes = !std::getenv("WEFT_NO_LOCAL_SIZE_SPECIALIZATION");
+  if (S.LocalSize[0] != 0 && (!LocalSizes || ++Entry.Asked < HotLaunches)) {
+    rt::Specialization FormatsOnly{S.Formats, {}};
+    return FormatsOnly.empty() ? nullptr : specializeLocked(KernelName, FormatsOnly);
+  }
   // A compiler crash loses only the specialization (kept as nullptr, so not
   // tried again): the generic function serves.
   rt::WorkGroupFn Fn = nullptr;
-  if (!runRecoverably([&] { Fn = compileSpecialized(KernelName, Formats); }))
+  if (!runRecoverably([&] { Fn = compileSpecialized(KernelName, S); }))
     Fn = nullptr;
-  Specialized.emplace(std::move(Key), Fn);
+  Entry.Compiled = true;
+  Entry.Fn = Fn;
   return Fn;
 }
 
 rt::WorkGroupFn JitExecutable::compileSpecialized(const std::string &KernelName,
-                                                  const std::vector<rt::ImageArgFormat> &Formats) {
+                                                  const rt::Specialization &S) {
   LLVMContext Context;
   auto Buffer = MemoryBuffer::getMemBuffer(
       StringRef(reinterpret_cast<const char *>(PreparedIR.data()), PreparedIR.size()),
@@ -181,14 +195,18 @@ rt::WorkGroupFn JitExecutable::compileSpecialized(const std::string &KernelName,
     G.setInitializer(nullptr);
     G.setLinkage(GlobalValue::ExternalLinkage);
   }
-  const std::string SpecializedName = Name + ".images" + std::to_string(Specialized.size());
-  WG->setName(SpecializedName);
-  ImageDescriptorPass::specialize(*WG, Formats);
+  // What only the other kernels called goes first: specializeLocalSize
+  // then sees every internal function called from WG alone.
   {
     ModulePassManager MPM;
     MPM.addPass(GlobalDCEPass());
     KernelPipeline::runModulePasses(**M, MPM);
   }
+  ImageDescriptorPass::specialize(*WG, S.Formats);
+  if (S.LocalSize[0] != 0)
+    specializeLocalSize(*WG, S.LocalSize);
+  const std::string SpecializedName = Name + ".specialized" + std::to_string(++Compiles);
+  WG->setName(SpecializedName);
   auto TM = Target->createTargetMachine();
   if (!TM) {
     consumeError(TM.takeError());

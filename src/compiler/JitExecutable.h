@@ -1,9 +1,9 @@
 // JitExecutable: the machine code of one program — an ORC LLJIT owning the
 // compiled module, with the work-group function of every kernel looked up
 // (and so compiled) eagerly when the program is built; and, for a program
-// with image arguments, copies of a work-group function compiled for the
-// formats of a launch's images, made on demand from the module as the
-// kernel pipeline prepared it.
+// with image arguments or barriers, copies of a work-group function
+// compiled for what a launch fixes (its images' formats, its local size),
+// made on demand from the module as the kernel pipeline prepared it.
 #pragma once
 
 #include "runtime/ProgramCompiler.h"
@@ -38,14 +38,20 @@ public:
                                             std::string &Log);
 
   rt::WorkGroupFn lookup(const std::string &KernelName) const override;
-  rt::WorkGroupFn specialize(const std::string &KernelName,
-                             const std::vector<rt::ImageArgFormat> &Formats) override;
+  /// Image formats are compiled for at the first launch that asks. A
+  /// local size is compiled for at the HotLaunches-th launch that asks for
+  /// the same specialization: a compile costs tens of milliseconds, which
+  /// a kernel launched once or twice per shape (the CTS's many sizes) would
+  /// not earn back; until then the formats alone (or nothing) serve.
+  rt::WorkGroupFn specialize(const std::string &KernelName, const rt::Specialization &S) override;
+  static constexpr unsigned HotLaunches = 3;
 
 private:
+  /// specialize() with SpecializeMutex held.
+  rt::WorkGroupFn specializeLocked(const std::string &KernelName, const rt::Specialization &S);
   /// One specialization: compiles it and adds it to the JIT; nullptr if it
   /// cannot be made. Mutex held.
-  rt::WorkGroupFn compileSpecialized(const std::string &KernelName,
-                                     const std::vector<rt::ImageArgFormat> &Formats);
+  rt::WorkGroupFn compileSpecialized(const std::string &KernelName, const rt::Specialization &S);
 
   struct ErrorText {
     std::mutex Mutex;
@@ -58,7 +64,14 @@ private:
   std::unique_ptr<llvm::orc::JITTargetMachineBuilder> Target;
   std::vector<unsigned char> PreparedIR;
   std::mutex SpecializeMutex;
-  std::map<std::pair<std::string, std::vector<rt::ImageArgFormat>>, rt::WorkGroupFn> Specialized;
+  struct SpecializedFn {
+    unsigned Asked = 0;    ///< launches that asked for it
+    bool Compiled = false; ///< Fn is final (nullptr: it could not be made)
+    rt::WorkGroupFn Fn = nullptr;
+  };
+  std::map<std::pair<std::string, rt::Specialization>, SpecializedFn> Specialized;
+  /// Specializations compiled so far (each a symbol of its own).
+  unsigned Compiles = 0;
 };
 
 } // namespace weft::compiler

@@ -93,6 +93,7 @@
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/Scalar/InferAddressSpaces.h>
 #include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 
 #include <cstdlib>
 
@@ -299,10 +300,13 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   // Generic pointers that are casts of named ones become named again, so
   // that the vectorizer's run-time alias checks compare pointers of one
   // address space; a reduction's step runs only the work-items its check
-  // lets in, so that those checks pass; and kernels written with vector
-  // types vectorize across work-items too.
+  // lets in, so that those checks pass (on loops in simplified form: with
+  // a constant local size, a region's x loop may be entered straight from
+  // the state switch, or share its exit with other regions); and kernels
+  // written with vector types vectorize across work-items too.
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
+    FPM.addPass(LoopSimplifyPass());
     FPM.addPass(ActiveRangePass());
     FPM.addPass(BoundsCheckVersioningPass());
     FPM.addPass(VectorTypeScalarizerPass());

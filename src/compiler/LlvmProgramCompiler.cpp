@@ -159,16 +159,18 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   Out.GlobalVariableSize = KernelPipeline::globalVariableSize(*M);
   if (!Pipeline.prepare(*M, Out.Kernels, Log) || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
-  // A program with image arguments keeps its prepared module, from which
-  // launches get work-group functions compiled for their images' formats
-  // (JitExecutable::specialize); not one with program-scope variables,
-  // which a second copy of the code would have to share.
+  // A program with image arguments or barriers keeps its prepared module,
+  // from which launches get work-group functions compiled for their
+  // images' formats and their local size (JitExecutable::specialize); not
+  // one with program-scope variables, which a second copy of the code
+  // would have to share.
   std::vector<unsigned char> Prepared;
-  const bool HasImages = std::any_of(Out.Kernels.begin(), Out.Kernels.end(), [](auto &D) {
-    return std::any_of(D.Args.begin(), D.Args.end(),
-                       [](auto &A) { return A.Kind == rt::ArgKind::Image; });
+  const bool Specializable = std::any_of(Out.Kernels.begin(), Out.Kernels.end(), [](auto &D) {
+    return D.PrivateFrameSize != 0 || std::any_of(D.Args.begin(), D.Args.end(), [](auto &A) {
+             return A.Kind == rt::ArgKind::Image;
+           });
   });
-  if (HasImages && !OptDisable && Out.GlobalVariableSize == 0)
+  if (Specializable && !OptDisable && Out.GlobalVariableSize == 0)
     Prepared = writeBitcode(*M);
   // O3 and code generation, in parts that run at once, except in the
   // process's first build (FirstBuildGuard).

@@ -84,14 +84,15 @@ template <typename... Fs> struct Overloaded : Fs... {
 template <typename... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
 } // namespace
 
-Result<Kernel::Snapshot> Kernel::snapshot() const {
+Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
   Snapshot S;
   auto L = std::allocate_shared<KernelLaunch>(ObjectAllocator<KernelLaunch>());
   L->Fn = Fn;
   L->Name = Desc.Name;
   L->PrivateFrameSize = Desc.PrivateFrameSize;
   L->UsesPrintf = Desc.UsesPrintf;
-  std::vector<ImageArgFormat> Formats;
+  Specialization Spec;
+  std::vector<ImageArgFormat> &Formats = Spec.Formats;
   std::unique_lock<std::mutex> Lock(Mutex);
   L->LocalMemSize = layoutLocalArgs(&L->LocalArgs);
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -147,11 +148,17 @@ Result<Kernel::Snapshot> Kernel::snapshot() const {
       return Ok.error();
   }
   Lock.unlock();
-  // Image accesses compiled for these images' formats, when the executable
-  // can make them (the first launch with new formats compiles them; its
-  // mutex, not this kernel's, serialises that).
-  if (!Formats.empty())
-    if (WorkGroupFn Specialized = Exe->specialize(Desc.Name, Formats))
+  // A kernel with barriers gains most from a constant local size: its
+  // work-item loops run between barriers, each over the group. Only when
+  // every group of the launch has that size.
+  bool SameSizeGroups = Desc.PrivateFrameSize != 0 && !Range.empty();
+  for (int D = 0; D < 3; ++D)
+    SameSizeGroups = SameSizeGroups && Range.Global[D] % Range.Local[D] == 0;
+  if (SameSizeGroups)
+    std::copy(Range.Local.begin(), Range.Local.end(), Spec.LocalSize.begin());
+  // The executable's mutex, not this kernel's, serialises a compile.
+  if (!Spec.empty())
+    if (WorkGroupFn Specialized = Exe->specialize(Desc.Name, Spec))
       L->Fn = Specialized;
   S.Launch = std::move(L);
   S.Blocks = Blocks;

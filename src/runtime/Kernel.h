@@ -6,6 +6,7 @@
 
 #include "runtime/DeviceBackend.h"
 #include "runtime/KernelArg.h"
+#include "runtime/NDRange.h"
 #include "runtime/Object.h"
 #include "runtime/Program.h"
 
@@ -57,9 +58,11 @@ public:
     /// enqueue (null otherwise).
     std::shared_ptr<const BlockKernels> Blocks;
   };
+  /// The arguments for a launch of Range, with the work-group function
+  /// compiled for it where the executable has one (Executable::specialize).
   /// CL_INVALID_KERNEL_ARGS if an argument is not set, or names a memory
   /// object the application has released.
-  Result<Snapshot> snapshot() const;
+  Result<Snapshot> snapshot(const NDRange &Range) const;
 
 protected:
   void lastAppReleased() override;

@@ -81,6 +81,20 @@ struct ImageArgFormat {
   }
 };
 
+/// What one launch fixes that a work-group function can be compiled for
+/// (Executable::specialize).
+struct Specialization {
+  /// The formats of the launch's image arguments (none: not fixed).
+  std::vector<ImageArgFormat> Formats;
+  /// The size of every work-group of the launch; zeros: not fixed (the
+  /// groups differ, or the kernel would gain nothing).
+  std::array<uint64_t, 3> LocalSize{0, 0, 0};
+  bool empty() const { return Formats.empty() && LocalSize[0] == 0; }
+  bool operator<(const Specialization &O) const {
+    return std::tie(Formats, LocalSize) < std::tie(O.Formats, O.LocalSize);
+  }
+};
+
 /// The machine code of a built program. Thread-safe; lives as long as any
 /// kernel of the program.
 class Executable {
@@ -88,15 +102,16 @@ public:
   virtual ~Executable() = default;
   /// The work-group function of a kernel, or nullptr if there is none.
   virtual WorkGroupFn lookup(const std::string &KernelName) const = 0;
-  /// The kernel's work-group function compiled for images of these formats
-  /// (each descriptor's format a constant, so that image accesses lose
-  /// their branches on it), made on the first launch that asks and kept;
-  /// nullptr where the program cannot be specialized (lookup()'s then
-  /// serves, for every format).
-  virtual WorkGroupFn specialize(const std::string &KernelName,
-                                 const std::vector<ImageArgFormat> &Formats) {
+  /// The kernel's work-group function compiled for what S fixes: each
+  /// image descriptor's format a constant (image accesses lose their
+  /// branches on it), and the local size a constant (the work-item loops
+  /// get constant trip counts). Image formats are compiled for at the
+  /// first launch that asks; a local size only once launches have shown
+  /// the kernel to be hot (JitExecutable::specialize). nullptr where the
+  /// program cannot be specialized, or not yet (lookup()'s then serves).
+  virtual WorkGroupFn specialize(const std::string &KernelName, const Specialization &S) {
     (void)KernelName;
-    (void)Formats;
+    (void)S;
     return nullptr;
   }
 };

@@ -251,6 +251,57 @@ __kernel void reduce(__global const int *in, __global int *out, __local int *scr
   }
 }
 
+// A kernel launched again and again: from its JitExecutable::HotLaunches-th
+// launch of one shape on, it runs a work-group function compiled for that
+// local size (a launch whose groups all have it); a shape with a smaller
+// last group keeps the generic one. Every launch, with inputs of its own,
+// gives its own sums.
+TEST_F(Barriers, HotKernelsGiveTheSameResultsCompiledForTheirLocalSize) {
+  const char *Source = R"CLC(
+__kernel void sums(__global const int *in, __global int *out, __local int *s) {
+  size_t l = get_local_id(0);
+  s[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t live = get_local_size(0); live > 1;) {
+    size_t up = (live + 1) >> 1;
+    if (l < live - up)
+      s[l] += s[l + up];
+    live = up;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0)
+    out[get_group_id(0)] = s[0] + (int)get_enqueued_local_size(0);
+}
+)CLC";
+  cl_kernel K = kernel(Source, "sums", "-cl-std=CL3.0");
+  const size_t MaxN = 4096;
+  cl_mem A = buffer(MaxN * sizeof(int));
+  cl_mem B = buffer(MaxN * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &A), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof(cl_mem), &B), CL_SUCCESS);
+  for (int Round = 0; Round < 6; ++Round)
+    for (auto [N, Local] : {std::pair<size_t, size_t>{4096, 64}, {4096, 8}, {4000, 64}}) {
+      SCOPED_TRACE("round " + std::to_string(Round) + " global " + std::to_string(N) + " local " +
+                   std::to_string(Local));
+      std::vector<int> In(N);
+      for (size_t I = 0; I < N; ++I)
+        In[I] = int((I * 37 + 11 * Round) % 101) - 50;
+      ASSERT_EQ(clEnqueueWriteBuffer(Queue, A, CL_TRUE, 0, N * sizeof(int), In.data(), 0, nullptr,
+                                     nullptr),
+                CL_SUCCESS);
+      ASSERT_EQ(clSetKernelArg(K, 2, Local * sizeof(int), nullptr), CL_SUCCESS);
+      ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0, nullptr, nullptr),
+                CL_SUCCESS);
+      const size_t Groups = (N + Local - 1) / Local;
+      auto Got = read<int>(B, Groups);
+      for (size_t G = 0; G < Groups; ++G) {
+        const size_t End = std::min(N, (G + 1) * Local);
+        ASSERT_EQ(Got[G], std::accumulate(In.begin() + G * Local, In.begin() + End, 0) + int(Local))
+            << "group " << G;
+      }
+    }
+}
+
 TEST_F(Barriers, TwoDimensionalGroupsWithOffsetAndBarrier) {
   // Transposes each 8 x 4 tile through __local memory, with a global offset.
   const char *Source = R"CLC(

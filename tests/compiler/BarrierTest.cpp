@@ -486,4 +486,126 @@ TEST(BarrierTest, ManyBarriersShareOneNest) {
     EXPECT_EQ(Out[I], Acc[I]) << I;
 }
 
+// The work-group functions compiled for one local size (a hot kernel's
+// launches, JitExecutable::specialize) give what the generic ones give: a
+// tree reduction whose steps and strides are then constants, a tiled
+// product whose x loop is whole vectors (or one), and every query of the
+// group's shape, at a constant dimension and at one known only at run
+// time, in 1-, 2- and 3-D groups.
+TEST(BarrierTest, KernelsCompiledForTheirLocalSize) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void sum(global const int *in, global int *out, local int *s) {
+      size_t l = get_local_id(0);
+      s[l] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (size_t live = get_local_size(0); live > 1;) {
+        size_t up = (live + 1) >> 1;
+        if (l < live - up)
+          s[l] += s[l + up];
+        live = up;
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (l == 0) out[get_group_id(0)] = s[0];
+    }
+    kernel void tiled(global const float *a, global const float *b, global float *c, int n,
+                      local float *at, local float *bt) {
+      int lx = get_local_id(0), ly = get_local_id(1), w = get_local_size(0);
+      int col = get_global_id(0), row = get_global_id(1);
+      float acc = 0.0f;
+      for (int t = 0; t < n; t += w) {
+        at[ly * w + lx] = a[row * n + t + lx];
+        bt[ly * w + lx] = b[(t + ly) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < w; ++k)
+          acc += at[ly * w + k] * bt[k * w + lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      c[row * n + col] = acc;
+    }
+    kernel void shape(global ulong *out, uint d) {
+      local ulong total;
+      if (get_local_linear_id() == 0) total = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      atom_add(&total, get_local_id(0) + 1);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      size_t g = get_global_linear_id();
+      out[8 * g + 0] = get_local_size(0) + 100 * get_local_size(1) + 10000 * get_local_size(2);
+      out[8 * g + 1] = get_enqueued_local_size(0) + 100 * get_enqueued_local_size(1) +
+                       10000 * get_enqueued_local_size(2);
+      out[8 * g + 2] = get_local_size(d);
+      out[8 * g + 3] = get_local_linear_id();
+      out[8 * g + 4] = get_global_id(0) + 1000 * get_global_id(1) + 1000000 * get_global_id(2);
+      out[8 * g + 5] = total;
+      out[8 * g + 6] = get_num_groups(0) * get_num_groups(1) * get_num_groups(2);
+      out[8 * g + 7] = get_sub_group_size();
+    })",
+                      "-cl-std=CL3.0"));
+  for (size_t Local : {1, 2, 3, 16, 17, 64, 100}) {
+    const size_t Groups = 3, N = Local * Groups;
+    std::vector<int> In(N), Out(Groups, -1);
+    for (size_t I = 0; I < N; ++I)
+      In[I] = int(I * 7 % 13) - 5;
+    ASSERT_TRUE(P.runSpecialized(
+        "sum", range1(N, Local),
+        {Arg::pointer(In.data()), Arg::pointer(Out.data()), Arg::local(Local * sizeof(int))}));
+    for (size_t G = 0; G < Groups; ++G) {
+      int Want = 0;
+      for (size_t I = G * Local; I < (G + 1) * Local; ++I)
+        Want += In[I];
+      EXPECT_EQ(Out[G], Want) << "local " << Local << " group " << G;
+    }
+  }
+  for (int W : {4, 8, 16, 32}) {
+    const int N = 2 * W;
+    Buffer<float> A(N * N), B(N * N), C(N * N, -1.0f);
+    for (int I = 0; I < N * N; ++I) {
+      A[I] = float(I % 7) - 3.0f;
+      B[I] = float(I % 5) * 0.5f - 1.0f;
+    }
+    NDRange R;
+    R.Dims = 2;
+    R.Global = {size_t(N), size_t(N), 1};
+    R.Local = {size_t(W), size_t(W), 1};
+    ASSERT_TRUE(P.runSpecialized(
+        "tiled", R,
+        {Arg::pointer(A.data()), Arg::pointer(B.data()), Arg::pointer(C.data()), Arg::value(N),
+         Arg::local(W * W * sizeof(float)), Arg::local(W * W * sizeof(float))}));
+    for (int Row = 0; Row < N; ++Row)
+      for (int Col = 0; Col < N; ++Col) {
+        float Want = 0.0f;
+        for (int K = 0; K < N; ++K)
+          Want += A[Row * N + K] * B[K * N + Col];
+        ASSERT_EQ(C[Row * N + Col], Want) << "tile " << W << " at " << Row << ", " << Col;
+      }
+  }
+  for (std::array<size_t, 3> Local : {std::array<size_t, 3>{5, 1, 1}, {4, 3, 1}, {2, 3, 4}}) {
+    NDRange R;
+    R.Dims = 3;
+    R.Local = Local;
+    R.Global = {Local[0] * 2, Local[1] * 2, Local[2]};
+    const size_t Items = R.Global[0] * R.Global[1] * R.Global[2];
+    const size_t GroupItems = Local[0] * Local[1] * Local[2];
+    for (uint32_t D : {0u, 1u, 2u}) {
+      std::vector<uint64_t> Out(8 * Items, ~0ull);
+      ASSERT_TRUE(P.runSpecialized("shape", R, {Arg::pointer(Out.data()), Arg::value(D)}));
+      for (size_t Z = 0; Z < R.Global[2]; ++Z)
+        for (size_t Y = 0; Y < R.Global[1]; ++Y)
+          for (size_t X = 0; X < R.Global[0]; ++X) {
+            const size_t G = X + R.Global[0] * (Y + R.Global[1] * Z);
+            const uint64_t *O = &Out[8 * G];
+            const size_t Lx = X % Local[0], Ly = Y % Local[1], Lz = Z % Local[2];
+            EXPECT_EQ(O[0], Local[0] + 100 * Local[1] + 10000 * Local[2]) << G;
+            EXPECT_EQ(O[1], O[0]) << G;
+            EXPECT_EQ(O[2], Local[D]) << G << " d " << D;
+            EXPECT_EQ(O[3], Lx + Local[0] * (Ly + Local[1] * Lz)) << G;
+            EXPECT_EQ(O[4], X + 1000 * Y + 1000000 * Z) << G;
+            EXPECT_EQ(O[5], GroupItems / Local[0] * Local[0] * (Local[0] + 1) / 2) << G;
+            EXPECT_EQ(O[6], 4u) << G;
+            EXPECT_EQ(O[7], GroupItems) << G;
+          }
+    }
+  }
+}
+
 } // namespace weft::compiler::test

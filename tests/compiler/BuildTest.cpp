@@ -4,6 +4,7 @@
 // duplicate and missing definitions, and link options.
 #include "../support/Sanitizer.h"
 #include "KernelRunner.h"
+#include "compiler/JitExecutable.h"
 
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
@@ -376,21 +377,21 @@ kernel void plain(global int *p) { p[0] = 1; })";
                                                  {1, CL_RGBA, CL_FLOAT, 16}};
   const std::vector<rt::ImageArgFormat> R16 = {{0, CL_R, CL_UNORM_INT16, 2},
                                                {1, CL_RGBA, CL_FLOAT, 16}};
-  rt::WorkGroupFn A = Exe.specialize("copy", Rgba8);
+  rt::WorkGroupFn A = Exe.specialize("copy", {Rgba8});
   ASSERT_NE(A, nullptr);
   EXPECT_NE(A, Exe.lookup("copy"));
-  EXPECT_EQ(Exe.specialize("copy", Rgba8), A) << "made once, then reused";
-  rt::WorkGroupFn B = Exe.specialize("copy", R16);
+  EXPECT_EQ(Exe.specialize("copy", {Rgba8}), A) << "made once, then reused";
+  rt::WorkGroupFn B = Exe.specialize("copy", {R16});
   ASSERT_NE(B, nullptr);
   EXPECT_NE(B, A) << "another format, another function";
-  EXPECT_EQ(Exe.specialize("nosuchkernel", Rgba8), nullptr);
+  EXPECT_EQ(Exe.specialize("nosuchkernel", {Rgba8}), nullptr);
 
   auto WithGlobals = build(std::string(Source) + "\nglobal int counter;", "-cl-std=CL3.0");
   ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(WithGlobals));
-  EXPECT_EQ(std::get<rt::BuildOutput>(WithGlobals).Exe->specialize("copy", Rgba8), nullptr);
+  EXPECT_EQ(std::get<rt::BuildOutput>(WithGlobals).Exe->specialize("copy", {Rgba8}), nullptr);
   auto Unoptimized = build(Source, "-cl-std=CL3.0 -cl-opt-disable");
   ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(Unoptimized));
-  EXPECT_EQ(std::get<rt::BuildOutput>(Unoptimized).Exe->specialize("copy", Rgba8), nullptr);
+  EXPECT_EQ(std::get<rt::BuildOutput>(Unoptimized).Exe->specialize("copy", {Rgba8}), nullptr);
 }
 
 // A kernel that reads the program's __constant data specializes too, also
@@ -420,9 +421,52 @@ kernel void scale(global float *p) { p[get_global_id(0)] *= weights[get_global_i
   rt::Executable &Exe = *std::get<rt::BuildOutput>(R).Exe;
   const std::vector<rt::ImageArgFormat> Rgba8 = {{0, CL_RGBA, CL_UNORM_INT8, 4},
                                                  {1, CL_RGBA, CL_UNORM_INT8, 4}};
-  rt::WorkGroupFn Specialized = Exe.specialize("blur", Rgba8);
+  rt::WorkGroupFn Specialized = Exe.specialize("blur", {Rgba8});
   ASSERT_NE(Specialized, nullptr);
   EXPECT_NE(Specialized, Exe.lookup("blur"));
+}
+
+// A local size is compiled for only once launches have shown the kernel
+// hot: the first JitExecutable::HotLaunches - 1 launches of a shape get the
+// generic function (nullptr), or the one for their images' formats alone;
+// the next compiles, and the shape keeps its function from then on. Each
+// shape counts its own launches.
+TEST(BuildTest, LocalSizesSpecializeOnceTheKernelIsHot) {
+  auto R = build(R"(
+kernel void tree(global int *p, local int *s) {
+  size_t l = get_local_id(0);
+  s[l] = p[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l == 0) p[get_group_id(0)] = s[get_local_size(0) - 1];
+}
+kernel void copy(read_only image2d_t in, write_only image2d_t out, local int *s) {
+  int2 p = (int2)(get_global_id(0), get_global_id(1));
+  s[get_local_id(0)] = p.x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  write_imagef(out, p, read_imagef(in, p) + (float)s[0]);
+})",
+                 "-cl-std=CL3.0");
+  ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(R)) << std::get<rt::BuildFailure>(R).Log;
+  rt::Executable &Exe = *std::get<rt::BuildOutput>(R).Exe;
+  const rt::Specialization Wide{{}, {64, 1, 1}}, Narrow{{}, {8, 1, 1}};
+  for (unsigned I = 1; I < JitExecutable::HotLaunches; ++I)
+    EXPECT_EQ(Exe.specialize("tree", Wide), nullptr) << "launch " << I;
+  rt::WorkGroupFn Hot = Exe.specialize("tree", Wide);
+  ASSERT_NE(Hot, nullptr);
+  EXPECT_NE(Hot, Exe.lookup("tree"));
+  EXPECT_EQ(Exe.specialize("tree", Wide), Hot);
+  EXPECT_EQ(Exe.specialize("tree", Narrow), nullptr) << "another shape counts its own";
+
+  const std::vector<rt::ImageArgFormat> Rgba8 = {{0, CL_RGBA, CL_UNORM_INT8, 4},
+                                                 {1, CL_RGBA, CL_FLOAT, 16}};
+  const rt::Specialization Formats{Rgba8, {0, 0, 0}}, Both{Rgba8, {16, 2, 1}};
+  rt::WorkGroupFn ForFormats = Exe.specialize("copy", Formats);
+  ASSERT_NE(ForFormats, nullptr);
+  for (unsigned I = 1; I < JitExecutable::HotLaunches; ++I)
+    EXPECT_EQ(Exe.specialize("copy", Both), ForFormats) << "launch " << I;
+  rt::WorkGroupFn ForBoth = Exe.specialize("copy", Both);
+  ASSERT_NE(ForBoth, nullptr);
+  EXPECT_NE(ForBoth, ForFormats);
 }
 
 } // namespace weft::compiler::test

@@ -65,8 +65,34 @@ const rt::KernelDesc *Program::kernel(const std::string &Name) const {
 }
 
 bool Program::run(const std::string &Name, const NDRange &R, const std::vector<Arg> &Args) {
+  return runWith(Out.Exe ? Out.Exe->lookup(Name) : nullptr, Name, R, Args);
+}
+
+bool Program::runSpecialized(const std::string &Name, const NDRange &R,
+                             const std::vector<Arg> &Args) {
+  rt::Specialization S;
+  for (int D = 0; D < 3; ++D) {
+    if (R.Global[D] % R.Local[D] != 0) {
+      ADD_FAILURE() << "a specialized launch needs groups of one size";
+      return false;
+    }
+    S.LocalSize[D] = R.Local[D];
+  }
+  // The launch that makes the executable compile it (the first ones get
+  // the generic function, nullptr here).
+  rt::WorkGroupFn Fn = nullptr;
+  for (unsigned Ask = 0; Out.Exe && !Fn && Ask < 16; ++Ask)
+    Fn = Out.Exe->specialize(Name, S);
+  if (!Fn) {
+    ADD_FAILURE() << "no work-group function of " << Name << " for its local size";
+    return false;
+  }
+  return runWith(Fn, Name, R, Args);
+}
+
+bool Program::runWith(rt::WorkGroupFn Fn, const std::string &Name, const NDRange &R,
+                      const std::vector<Arg> &Args) {
   const rt::KernelDesc *D = kernel(Name);
-  rt::WorkGroupFn Fn = Out.Exe ? Out.Exe->lookup(Name) : nullptr;
   if (!D || !Fn) {
     ADD_FAILURE() << "no kernel " << Name;
     return false;

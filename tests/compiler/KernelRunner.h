@@ -90,11 +90,19 @@ public:
   const rt::KernelDesc *kernel(const std::string &Name) const;
   /// Runs kernel Name over Range (non-uniform edge groups allowed).
   bool run(const std::string &Name, const NDRange &Range, const std::vector<Arg> &Args);
+  /// Runs kernel Name over Range (every group of the same size) with its
+  /// work-group function compiled for Range's local size, as a hot kernel's
+  /// launches get it (Executable::specialize); fails the current test (and
+  /// returns false) if the executable makes none.
+  bool runSpecialized(const std::string &Name, const NDRange &Range, const std::vector<Arg> &Args);
   const std::string &log() const { return Log; }
   /// The build came from the on-disk kernel cache.
   bool fromDiskCache() const { return Out.FromDiskCache; }
 
 private:
+  bool runWith(rt::WorkGroupFn Fn, const std::string &Name, const NDRange &Range,
+               const std::vector<Arg> &Args);
+
   rt::BuildOutput Out;
   std::string Log;
 };

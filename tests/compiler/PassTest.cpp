@@ -12,6 +12,7 @@
 #include "compiler/KernelPipeline.h"
 #include "compiler/LaneCallPackingPass.h"
 #include "compiler/LaneLoopUnrollPass.h"
+#include "compiler/LocalSizeSpecialization.h"
 #include "compiler/PrintfPass.h"
 #include "compiler/SafeDivisionPass.h"
 #include "compiler/VectorFremPass.h"
@@ -941,11 +942,14 @@ TEST(PassTest, LongChainsInWorkItemLoopsInterleaveWhereTheGroupIsWideEnough) {
 
 // A function with a compute-bound chain loop (32 dependent multiply-adds,
 // one load, one store) asks for the full width of an AVX-512 target; the
-// same chain with a load per multiply-add (a filter's taps) does not, nor a
+// same chain with a load per multiply-add (a filter's taps) does not, unless
+// the loop runs whole 512-bit vectors (a trip count of 32 floats, as a
+// group width fixed at the launch gives: a tiled SGEMM's rows), nor a
 // target without AVX-512's features, and a width already asked for stays.
 TEST(PassTest, ComputeBoundChainsAskForTheFullVectorWidth) {
   LLVMContext C;
-  auto kernel = [](const std::string &Name, bool LoadPerStep, const std::string &Attrs) {
+  auto kernel = [](const std::string &Name, bool LoadPerStep, const std::string &Attrs,
+                   const std::string &Trips = "%n") {
     std::string Body;
     for (int I = 0; I < 32; ++I) {
       const std::string Prev = "%v" + std::to_string(I), Next = "%v" + std::to_string(I + 1);
@@ -963,12 +967,15 @@ TEST(PassTest, ComputeBoundChainsAskForTheFullVectorWidth) {
            "  %q = getelementptr float, ptr %p, i64 %x\n  %v0 = load float, ptr %q\n" +
            Body +
            "  store float %v32, ptr %q\n"
-           "  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, %n\n"
+           "  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, " +
+           Trips +
+           "\n"
            "  br i1 %c, label %x.loop, label %exit, !llvm.loop !0\nexit:\n  ret void\n}\n";
   };
   const std::string Text = "declare float @llvm.fmuladd.f32(float, float, float)\n" +
                            kernel("compute", false, "#0") + kernel("taps", true, "#0") +
                            kernel("avx2", false, "#1") + kernel("asked", false, "#2") +
+                           kernel("rows32", true, "#0", "32") + kernel("rows24", true, "#0", "24") +
                            "attributes #0 = { \"target-features\"=\"+avx,+avx2,+fma,+avx512f\" }\n"
                            "attributes #1 = { \"target-features\"=\"+avx,+avx2,+fma\" "
                            "\"prefer-vector-width\"=\"256\" }\n"
@@ -987,6 +994,8 @@ TEST(PassTest, ComputeBoundChainsAskForTheFullVectorWidth) {
   EXPECT_EQ(widthAfter("taps"), "") << "a load per step: bound by memory";
   EXPECT_EQ(widthAfter("avx2"), "256") << "already the target's widest";
   EXPECT_EQ(widthAfter("asked"), "512") << "narrower than the target's widest";
+  EXPECT_EQ(widthAfter("rows32"), "512") << "whole 512-bit vectors (a group width fixed at launch)";
+  EXPECT_EQ(widthAfter("rows24"), "") << "a part of a 512-bit vector left over";
   // A second run changes nothing.
   Function &F = *M->getFunction("compute");
   const size_t Size = F.getInstructionCount();
@@ -1031,7 +1040,9 @@ TEST(PassTest, ChainLoopsInsideWorkItemLoopsAreMarkedForFullUnrolling) {
            "x.latch:\n  store " +
            Type +
            " %v.next, ptr %q\n"
-           "  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, %n\n"
+           "  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, " +
+           Trips +
+           "\n"
            "  br i1 %c, label %x.loop, label %exit" +
            OuterMD + "\nexit:\n  ret void\n}\n";
   };
@@ -1439,6 +1450,67 @@ entry:
   EXPECT_NE(OS.str().find("%s2 = add i32 %s1, 4"), std::string::npos) << OS.str();
   EXPECT_NE(OS.str().find("%width = load i32"), std::string::npos) << OS.str();
   EXPECT_NE(OS.str().find("%o = load i32"), std::string::npos) << OS.str();
+}
+
+// A work-group function compiled for one local size: the loads of the
+// context's LocalSize and EnqueuedLocalSize fields at constant dimensions
+// become the sizes, in the function and in an internal helper every call
+// of which passes the context. A load at a dimension known at run time,
+// a helper whose address is taken (called from elsewhere, with another
+// context), and other fields keep their loads.
+TEST(PassTest, LocalSizesBecomeConstants) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+@escape = global ptr @other
+define internal i64 @helper(ptr %c, i64 %d) {
+  %ls1.addr = getelementptr inbounds i8, ptr %c, i64 40
+  %ls1 = load i64, ptr %ls1.addr
+  %els2.addr = getelementptr inbounds i8, ptr %c, i64 72
+  %els2 = load i64, ptr %els2.addr
+  %any.addr = getelementptr inbounds i64, ptr %c, i64 %d
+  %any = load i64, ptr %any.addr
+  %h1 = add i64 %ls1, %els2
+  %h2 = add i64 %h1, %any
+  ret i64 %h2
+}
+define internal i64 @other(ptr %c) {
+  %ls0.addr = getelementptr inbounds i8, ptr %c, i64 32
+  %ls0.other = load i64, ptr %ls0.addr
+  ret i64 %ls0.other
+}
+define i64 @__weft_wg_k(ptr %args, ptr %ctx) {
+entry:
+  %ls0.addr = getelementptr inbounds i8, ptr %ctx, i64 32
+  %ls0 = load i64, ptr %ls0.addr, !range !0
+  %ls2.addr = getelementptr inbounds i8, ptr %ctx, i64 48
+  %ls2 = load i64, ptr %ls2.addr, !range !0
+  %group.addr = getelementptr inbounds i8, ptr %ctx, i64 8
+  %group = load i64, ptr %group.addr
+  %h = call i64 @helper(ptr %ctx, i64 %group)
+  %o = call i64 @other(ptr %ctx)
+  %s1 = add i64 %ls0, %ls2
+  %s2 = add i64 %s1, %group
+  %s3 = add i64 %s2, %h
+  %s4 = add i64 %s3, %o
+  ret i64 %s4
+}
+!0 = !{i64 1, i64 4097}
+)");
+  ASSERT_TRUE(M);
+  Function &F = *M->getFunction("__weft_wg_k");
+  EXPECT_EQ(specializeLocalSize(F, {16, 4, 2}), 4u);
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  std::string Text;
+  raw_string_ostream OS(Text);
+  M->print(OS, nullptr);
+  // The IR that comes out.
+  EXPECT_NE(OS.str().find("%s1 = add i64 16, 2"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("%group = load i64"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("%h1 = add i64 4, 2"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("%any = load i64"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("%ls0.other = load i64"), std::string::npos) << OS.str();
+  static_assert(ctx::LocalSize == 32 && ctx::EnqueuedLocalSize == 56, "offsets of the IR above");
 }
 
 } // namespace weft::compiler::test
