@@ -1040,9 +1040,7 @@ TEST(PassTest, ChainLoopsInsideWorkItemLoopsAreMarkedForFullUnrolling) {
            "x.latch:\n  store " +
            Type +
            " %v.next, ptr %q\n"
-           "  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, " +
-           Trips +
-           "\n"
+           "  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, %n\n"
            "  br i1 %c, label %x.loop, label %exit" +
            OuterMD + "\nexit:\n  ret void\n}\n";
   };
