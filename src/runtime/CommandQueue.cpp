@@ -26,6 +26,7 @@ void CommandQueue::releaseDeviceSpace(size_t Bytes) {
 
 Ref<Event> CommandQueue::enqueue(std::shared_ptr<Command> Cmd,
                                  const std::vector<Ref<Event>> &WaitList) {
+  Dev.backend().hostEnqueued();
   Ref<Event> Ev = Cmd->eventRef();
   // Prerequisites besides the wait list: the previous command (in-order),
   // or the last barrier and, for a marker or barrier, what came before it.

@@ -113,6 +113,11 @@ public:
   /// running the work itself saves the hand-off to a worker and the
   /// wake-up of the host afterwards. A backend may run nothing.
   virtual void runReadyWorkUntil(const std::function<bool()> &Done) { (void)Done; }
+
+  /// Called by a host thread as it enqueues a command: it is streaming
+  /// work, and will likely wait for it soon. A backend may leave small
+  /// work to such a thread rather than run it beside it (CpuDevice).
+  virtual void hostEnqueued() {}
 };
 
 /// The backend for the host CPU (implemented in src/device/cpu).

@@ -165,14 +165,20 @@ inline void spinPause() {
 #endif
 }
 
-/// How long a worker polls the ready list after its work (linger), and a
-/// waiting host thread polls for its event before it sleeps: several
-/// times the cost of a wake-up, a small fraction of any real kernel.
+/// How long a worker polls the ready list after its work or a host's last
+/// enqueue (linger), and a waiting host thread polls for its event before
+/// it sleeps: several times the cost of a wake-up, a small fraction of any
+/// real kernel.
 constexpr auto LingerTime = std::chrono::microseconds(50);
 constexpr auto HostPollTime = std::chrono::microseconds(20);
-/// How long a lingering worker leaves a lone item to the thread that
-/// posted it (linger).
+/// How long after the host threads' last enqueue (or the item's posting)
+/// a lingering worker leaves a lone item to them (linger).
 constexpr auto PosterGrace = std::chrono::microseconds(5);
+
+/// How often a lingering worker looks at the ready list while a host
+/// thread is enqueuing: each look pulls the lines the host writes (the
+/// enqueue count, the list) from its cache.
+constexpr auto ActiveHostPoll = std::chrono::microseconds(2);
 
 /// Bypassed jobs in a row before the next goes through the ready list.
 constexpr unsigned MaxFollowed = 64;
@@ -328,31 +334,40 @@ void CpuDevice::post(PoolJob J) {
   [[maybe_unused]] tsan::IgnoreScope Ignore;
   Arena.enqueue([this] {
     tsan::acquire(&ArenaSync);
-    if (runOneReady(/*InArena=*/true, nullptr))
+    // Lingering, the worker leaves the item to a host thread that is
+    // still enqueuing (and will likely wait and run it), and runs it once
+    // the host is quiet.
+    if (!linger() && runOneReady(/*InArena=*/true, nullptr))
       linger();
     ArenaTasks.fetch_sub(1, std::memory_order_release);
   });
 }
 
-void CpuDevice::linger() {
+bool CpuDevice::linger() {
   // One worker at a time, and none where the host thread would share its
   // core with it.
   unsigned None = 0;
   if (Props.ComputeUnits < 2 || !Lingering.compare_exchange_strong(None, 1))
-    return;
+    return false;
   using Clock = std::chrono::steady_clock;
   auto Until = Clock::now() + LingerTime;
-  // A lone item is left to its poster for a moment: a host thread that
-  // enqueues and then waits runs it itself, with everything it touches in
-  // its own cache. An item that waits longer, or has another behind it
-  // (a host enqueuing a stream), is taken.
+  // A lone item is left to the host threads while they enqueue, and for a
+  // moment after: a host that enqueues and then waits runs it itself. An
+  // item that waits longer, or has another behind it, is taken.
   Clock::time_point Seen{};
+  unsigned Enqueues = HostEnqueues.load(std::memory_order_relaxed);
   bool Owner = true;
   for (unsigned Polls = 1;; ++Polls) {
     size_t Waiting = ReadyCount.load(std::memory_order_relaxed);
-    if (Waiting == 1 && Seen == Clock::time_point{})
+    if (unsigned Now = HostEnqueues.load(std::memory_order_relaxed); Now != Enqueues) {
+      Enqueues = Now;
       Seen = Clock::now();
-    if (Waiting >= 2 || (Waiting == 1 && Clock::now() - Seen >= PosterGrace)) {
+      Until = Seen + LingerTime;
+    } else if (Waiting == 1 && Seen == Clock::time_point{}) {
+      Seen = Clock::now();
+    }
+    const bool HostActive = Seen != Clock::time_point{} && Clock::now() - Seen < PosterGrace;
+    if (Waiting >= 2 || (Waiting == 1 && !HostActive)) {
       Seen = {};
       // Not lingering while it runs the item, which may take long: what is
       // posted meanwhile wakes another worker, as it would without linger.
@@ -367,11 +382,18 @@ void CpuDevice::linger() {
         Until = Clock::now() + LingerTime;
       continue;
     }
-    if (!Waiting)
+    if (!Waiting && Enqueues == HostEnqueues.load(std::memory_order_relaxed))
       Seen = {};
     if (ParallelJobs.load(std::memory_order_relaxed) || (Polls % 64 == 0 && Clock::now() > Until))
       break;
-    spinPause();
+    if (HostActive) {
+      // Nothing to take before the host is quiet: look again later, so
+      // that the host's writes to the lines polled here stay in its cache.
+      for (const auto Next = Clock::now() + ActiveHostPoll; Clock::now() < Next;)
+        spinPause();
+    } else {
+      spinPause();
+    }
   }
   if (Owner)
     Lingering.store(0, std::memory_order_relaxed);
@@ -379,6 +401,7 @@ void CpuDevice::linger() {
   // What was posted while this worker lingered has no arena task of its own.
   while (runOneReady(/*InArena=*/true, nullptr)) {
   }
+  return true;
 }
 
 bool CpuDevice::runOneReady(bool InArena, const std::function<bool()> *Stop) {

@@ -15,11 +15,18 @@
 // returns its successor, instead of going through the arena and waking
 // another worker.
 //
-// Linger: with two or more compute units, one worker whose work is done
-// polls the ready list for a while (50 us) before it returns to TBB, and
-// while it does, posting wakes nobody. It leaves a lone item to its
-// poster for 5 us, so that a host thread that enqueues and then waits
-// runs its command itself; a waiting host thread in turn polls 20 us for
+// Linger: with two or more compute units, one worker polls the ready list
+// for a while (50 us after its last work or the host's last enqueue)
+// before it returns to TBB, and while it does, posting wakes nobody. A
+// worker woken for a posted item lingers first. The lingering worker
+// leaves a lone item to the host threads while they keep enqueuing and
+// for 5 us after: a host that enqueues and then waits runs its commands
+// itself, with everything they touch in its own cache, instead of a
+// worker on another core running each one as it comes while the host
+// builds the next (the two then pull the same events, queue and
+// allocator lines from each other's caches for every command: a stream
+// of tiny kernels ran at two thirds of its one-core rate). Two items or
+// more are taken at once. A waiting host thread in turn polls 20 us for
 // its event before it sleeps. While the lingering worker runs an item it
 // is not lingering, so that a long one holds no later work back.
 #pragma once
@@ -59,6 +66,11 @@ public:
               std::shared_ptr<rt::LaunchObserver> Observer) override;
   void run(std::function<void()> Task) override;
   void runReadyWorkUntil(const std::function<bool()> &Done) override;
+  void hostEnqueued() override {
+    // A plain store (no locked add): a count that changes is all linger()
+    // looks for, and a lost increment between two host threads is harmless.
+    HostEnqueues.store(HostEnqueues.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 
 private:
   /// Runs J: next on this thread if the job running here may take it
@@ -70,11 +82,12 @@ private:
   /// Takes the oldest ready work and runs it (with what it bypasses to);
   /// false if the list was empty.
   bool runOneReady(bool InArena, const std::function<bool()> *Stop);
-  /// Called by a worker whose work is done: polls the ready list for a
-  /// short while before going back to TBB (and to sleep), so that a host
-  /// enqueuing one small command after another hands each to a worker
-  /// that is awake instead of waking one every time.
-  void linger();
+  /// Called by a worker (one at a time; false if another one is at it):
+  /// polls the ready list for a short while before going back to TBB (and
+  /// to sleep), so that a host enqueuing one small command after another
+  /// hands each to a worker that is awake instead of waking one every
+  /// time. Runs, before it returns, what was posted meanwhile.
+  bool linger();
   /// Runs J in a frame that takes bypassed work; stops following the
   /// bypass (and posts it) once *Stop holds.
   void runJob(PoolJob J, bool InArena, const std::function<bool()> *Stop);
@@ -93,6 +106,9 @@ private:
   /// Workers polling the ready list after their work (linger); while one
   /// does, post() wakes nobody.
   std::atomic<unsigned> Lingering{0};
+  /// Commands host threads have enqueued (hostEnqueued), as a sign of a
+  /// host streaming work that a lingering worker leaves alone.
+  std::atomic<unsigned> HostEnqueues{0};
   /// Arena jobs (launches of several work-groups) not yet ended: a
   /// lingering worker leaves to help with them.
   std::atomic<unsigned> ParallelJobs{0};

@@ -122,4 +122,40 @@ TEST(WorkPool, ALongJobOfTheLingeringWorkerHoldsNoLaterWorkBack) {
   EXPECT_TRUE(SawLater.load()) << "the later job waited for the long one";
 }
 
+// A lingering worker leaves a lone item to the host threads while they keep
+// enqueuing: the host that then waits runs it itself. (A host descheduled
+// for longer than the grace, on a loaded machine, loses it to the worker:
+// the attempt is made again.) Once the host is quiet, the worker runs it
+// without anyone waiting.
+TEST(WorkPool, WorkIsLeftToAHostThatKeepsEnqueuingAndRunOnceItIsQuiet) {
+  weft::cpu::CpuDevice Dev;
+  if (Dev.properties().ComputeUnits < 2)
+    GTEST_SKIP() << "no worker lingers with one compute unit";
+  bool RanOnHost = false;
+  for (int Attempt = 0; Attempt < 10 && !RanOnHost; ++Attempt) {
+    std::atomic<bool> Warm{false}, Done{false};
+    Dev.run([&] { Warm = true; });
+    while (!Warm) // no sleep: the worker that ran it lingers
+      std::this_thread::yield();
+    std::thread::id RanOn;
+    Dev.hostEnqueued();
+    Dev.run([&] {
+      RanOn = std::this_thread::get_id();
+      Done = true;
+    });
+    const auto Until = std::chrono::steady_clock::now() + 1ms;
+    while (std::chrono::steady_clock::now() < Until && !Done)
+      Dev.hostEnqueued();
+    Dev.runReadyWorkUntil([&] { return Done.load(); });
+    ASSERT_TRUE(eventually([&] { return Done.load(); }));
+    RanOnHost = RanOn == std::this_thread::get_id();
+  }
+  EXPECT_TRUE(RanOnHost) << "a worker took the item while the host enqueued, every time";
+
+  std::atomic<bool> Done{false};
+  Dev.hostEnqueued();
+  Dev.run([&] { Done = true; });
+  EXPECT_TRUE(eventually([&] { return Done.load(); })) << "nobody ran the work of a quiet host";
+}
+
 } // namespace
