@@ -351,16 +351,17 @@ bool CpuDevice::linger() {
     return false;
   using Clock = std::chrono::steady_clock;
   auto Until = Clock::now() + LingerTime;
-  // A lone item is left to the host threads while they enqueue, and for a
-  // moment after: a host that enqueues and then waits runs it itself. An
-  // item that waits longer, or has another behind it, is taken.
+  // A lone item is left to the host threads while they enqueue (or run
+  // what they enqueued, waiting), and for a moment after: a host that
+  // enqueues and then waits runs it itself. An item that waits longer, or
+  // has another behind it, is taken.
   Clock::time_point Seen{};
-  unsigned Enqueues = HostEnqueues.load(std::memory_order_relaxed);
+  unsigned Activity = HostActivity.load(std::memory_order_relaxed);
   bool Owner = true;
   for (unsigned Polls = 1;; ++Polls) {
     size_t Waiting = ReadyCount.load(std::memory_order_relaxed);
-    if (unsigned Now = HostEnqueues.load(std::memory_order_relaxed); Now != Enqueues) {
-      Enqueues = Now;
+    if (unsigned Now = HostActivity.load(std::memory_order_relaxed); Now != Activity) {
+      Activity = Now;
       Seen = Clock::now();
       Until = Seen + LingerTime;
     } else if (Waiting == 1 && Seen == Clock::time_point{}) {
@@ -382,7 +383,7 @@ bool CpuDevice::linger() {
         Until = Clock::now() + LingerTime;
       continue;
     }
-    if (!Waiting && Enqueues == HostEnqueues.load(std::memory_order_relaxed))
+    if (!Waiting && Activity == HostActivity.load(std::memory_order_relaxed))
       Seen = {};
     if (ParallelJobs.load(std::memory_order_relaxed) || (Polls % 64 == 0 && Clock::now() > Until))
       break;
@@ -427,6 +428,10 @@ void CpuDevice::runJob(PoolJob J, bool InArena, const std::function<bool()> *Sto
   Frame.Outer = CurrentJob;
   CurrentJob = &Frame;
   for (;;) {
+    // A host thread running its commands keeps the lingering worker off
+    // them (linger) as its enqueues did.
+    if (!InArena)
+      noteHostActivity();
     J.run();
     if (!Frame.Next)
       break;

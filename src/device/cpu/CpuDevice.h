@@ -16,19 +16,20 @@
 // another worker.
 //
 // Linger: with two or more compute units, one worker polls the ready list
-// for a while (50 us after its last work or the host's last enqueue)
+// for a while (50 us after its last work or the host's last activity)
 // before it returns to TBB, and while it does, posting wakes nobody. A
 // worker woken for a posted item lingers first. The lingering worker
-// leaves a lone item to the host threads while they keep enqueuing and
-// for 5 us after: a host that enqueues and then waits runs its commands
-// itself, with everything they touch in its own cache, instead of a
-// worker on another core running each one as it comes while the host
-// builds the next (the two then pull the same events, queue and
-// allocator lines from each other's caches for every command: a stream
-// of tiny kernels ran at two thirds of its one-core rate). Two items or
-// more are taken at once. A waiting host thread in turn polls 20 us for
-// its event before it sleeps. While the lingering worker runs an item it
-// is not lingering, so that a long one holds no later work back.
+// leaves a lone item to the host threads while they keep enqueuing (or
+// run, waiting, what they enqueued) and for 5 us after: a host that
+// enqueues and then waits runs its commands itself, with everything they
+// touch in its own cache, instead of a worker on another core running
+// each one as it comes while the host builds the next (the two then pull
+// the same events, queue and allocator lines from each other's caches for
+// every command: a stream of tiny kernels ran at two thirds of its
+// one-core rate). Two items or more are taken at once. A waiting host
+// thread in turn polls 20 us for its event before it sleeps. While the
+// lingering worker runs an item it is not lingering, so that a long one
+// holds no later work back.
 #pragma once
 
 #include "runtime/DeviceBackend.h"
@@ -66,13 +67,15 @@ public:
               std::shared_ptr<rt::LaunchObserver> Observer) override;
   void run(std::function<void()> Task) override;
   void runReadyWorkUntil(const std::function<bool()> &Done) override;
-  void hostEnqueued() override {
-    // A plain store (no locked add): a count that changes is all linger()
-    // looks for, and a lost increment between two host threads is harmless.
-    HostEnqueues.store(HostEnqueues.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  }
+  void hostEnqueued() override { noteHostActivity(); }
 
 private:
+  /// A host thread enqueues, or runs ready work itself. A plain store (no
+  /// locked add): a count that changes is all linger() looks for, and a
+  /// lost increment between two host threads is harmless.
+  void noteHostActivity() {
+    HostActivity.store(HostActivity.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
   /// Runs J: next on this thread if the job running here may take it
   /// (bypass), else from the ready list or, if it needs the arena, as an
   /// arena task.
@@ -106,9 +109,10 @@ private:
   /// Workers polling the ready list after their work (linger); while one
   /// does, post() wakes nobody.
   std::atomic<unsigned> Lingering{0};
-  /// Commands host threads have enqueued (hostEnqueued), as a sign of a
-  /// host streaming work that a lingering worker leaves alone.
-  std::atomic<unsigned> HostEnqueues{0};
+  /// Commands host threads have enqueued or run (noteHostActivity), as a
+  /// sign of a host streaming work, or working through it in a wait, that
+  /// a lingering worker leaves alone.
+  std::atomic<unsigned> HostActivity{0};
   /// Arena jobs (launches of several work-groups) not yet ended: a
   /// lingering worker leaves to help with them.
   std::atomic<unsigned> ParallelJobs{0};
