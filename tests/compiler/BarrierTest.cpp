@@ -2,6 +2,7 @@
 // loops (with trip counts that differ between groups), nested loops, under
 // work-group-uniform conditions, after an early return, in a helper
 // function, with private arrays live across barriers.
+#include "../support/FoldedSums.h"
 #include "KernelRunner.h"
 
 #include <gtest/gtest.h>
@@ -494,20 +495,7 @@ TEST(BarrierTest, ManyBarriersShareOneNest) {
 // time, in 1-, 2- and 3-D groups.
 TEST(BarrierTest, KernelsCompiledForTheirLocalSize) {
   Program P;
-  ASSERT_TRUE(P.build(R"(
-    kernel void sum(global const int *in, global int *out, local int *s) {
-      size_t l = get_local_id(0);
-      s[l] = in[get_global_id(0)];
-      barrier(CLK_LOCAL_MEM_FENCE);
-      for (size_t live = get_local_size(0); live > 1;) {
-        size_t up = (live + 1) >> 1;
-        if (l < live - up)
-          s[l] += s[l + up];
-        live = up;
-        barrier(CLK_LOCAL_MEM_FENCE);
-      }
-      if (l == 0) out[get_group_id(0)] = s[0];
-    }
+  ASSERT_TRUE(P.build(std::string(weft::test::FoldedSumsSource) + R"(
     kernel void tiled(global const float *a, global const float *b, global float *c, int n,
                       local float *at, local float *bt) {
       int lx = get_local_id(0), ly = get_local_id(1), w = get_local_size(0);
@@ -547,7 +535,7 @@ TEST(BarrierTest, KernelsCompiledForTheirLocalSize) {
     for (size_t I = 0; I < N; ++I)
       In[I] = int(I * 7 % 13) - 5;
     ASSERT_TRUE(P.runSpecialized(
-        "sum", range1(N, Local),
+        "folded_sums", range1(N, Local),
         {Arg::pointer(In.data()), Arg::pointer(Out.data()), Arg::local(Local * sizeof(int))}));
     for (size_t G = 0; G < Groups; ++G) {
       int Want = 0;
