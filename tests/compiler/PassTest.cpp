@@ -36,6 +36,7 @@
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <map>
 #include <set>
@@ -726,6 +727,64 @@ const char *const TreeStep = R"(then:
   store i32 %sum, ptr addrspace(3) %p
   br label %latch
 )";
+
+// With a constant local size, a region's x loop is entered straight from
+// the state switch and leaves to the state latch, whose phis the other
+// regions share: no preheader, no exit of its own. ActiveRangePass alone
+// leaves such a loop; after LoopSimplify, which the kernel pipeline runs
+// just before it, the loop is narrowed (a check of work-item 0 before it).
+TEST(PassTest, WorkItemLoopsEnteredFromTheStateSwitchAreNarrowedOnceSimplified) {
+  LLVMContext C;
+  const std::string Text = std::string(R"(
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+define i32 @regions(ptr addrspace(3) %s, i64 %k, i32 %state) {
+entry:
+  br label %state.loop
+state.loop:
+  %st = phi i32 [ %state, %entry ], [ %next, %state.latch ]
+  switch i32 %st, label %done [
+    i32 0, label %loop
+    i32 1, label %other
+  ]
+other:
+  br label %state.latch
+loop:
+  %x = phi i64 [ 0, %state.loop ], [ %x.next, %latch ]
+  %go = icmp ult i64 %x, %k
+  br i1 %go, label %then, label %latch
+)") + TreeStep + R"(latch:
+  %x.next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %x.next, 256
+  br i1 %more, label %loop, label %state.latch, !llvm.loop !0
+state.latch:
+  %next = phi i32 [ 1, %latch ], [ 2, %other ]
+  br label %state.loop
+done:
+  ret i32 %st
+}
+!0 = distinct !{!0, !1}
+!1 = !{!")" + wi::WorkItemLoopMD +
+                           "\"}\n";
+  auto narrowed = [&](bool Simplify) {
+    auto M = parse(C, Text.c_str());
+    if (!M)
+      return false;
+    Function &F = *M->getFunction("regions");
+    FunctionAnalysisManager FAM;
+    PassBuilder PB;
+    PB.registerFunctionAnalyses(FAM);
+    if (Simplify)
+      LoopSimplifyPass().run(F, FAM);
+    ActiveRangePass().run(F, FAM);
+    EXPECT_FALSE(verifyFunction(F, &errs()));
+    for (Instruction &I : instructions(F))
+      if (I.getName().startswith("active.enter"))
+        return true;
+    return false;
+  };
+  EXPECT_FALSE(narrowed(false)) << "no preheader to check work-item 0 in";
+  EXPECT_TRUE(narrowed(true));
+}
 
 // A tree reduction's step, `if (lid < k) s[lid] += s[lid + k]`, in either
 // branch order: the loop enters only if work-item 0 passes the check
