@@ -360,8 +360,10 @@ bool CpuDevice::linger() {
   bool Owner = true;
   for (unsigned Polls = 1;; ++Polls) {
     size_t Waiting = ReadyCount.load(std::memory_order_relaxed);
-    if (unsigned Now = HostActivity.load(std::memory_order_relaxed); Now != Activity) {
-      Activity = Now;
+    const unsigned NowActivity = HostActivity.load(std::memory_order_relaxed);
+    const bool HostMoved = NowActivity != Activity;
+    if (HostMoved) {
+      Activity = NowActivity;
       Seen = Clock::now();
       Until = Seen + LingerTime;
     } else if (Waiting == 1 && Seen == Clock::time_point{}) {
@@ -383,7 +385,7 @@ bool CpuDevice::linger() {
         Until = Clock::now() + LingerTime;
       continue;
     }
-    if (!Waiting && Activity == HostActivity.load(std::memory_order_relaxed))
+    if (!Waiting && !HostMoved)
       Seen = {};
     if (ParallelJobs.load(std::memory_order_relaxed) || (Polls % 64 == 0 && Clock::now() > Until))
       break;
