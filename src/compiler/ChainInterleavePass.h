@@ -94,9 +94,13 @@ public:
   /// width (prefer-vector-width), clears F's analyses, and returns true.
   static bool preferFullWidth(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 
-  /// Floating-point operations in flight that keep a core's FMA units busy
-  /// (two units, four cycles of latency).
-  static constexpr unsigned TargetChains = 8;
+  /// Independent floating-point operations asked of a chain loop's step:
+  /// twice what keeps a core's FMA units busy (two units, four cycles of
+  /// latency). With eight, every cycle the chains lose to the loop's loads,
+  /// stores and shuffles (one of the two units' ports runs the shuffles)
+  /// is lost to the units as well: a float8 chain, eight already, ran at
+  /// 75 % of the FMA peak, interleaved by two at 88 % (docs/compiler.md).
+  static constexpr unsigned TargetChains = 16;
   static constexpr unsigned MaxInterleave = 8;
   /// Shorter chains are the vectorizer's business.
   static constexpr unsigned MinChain = 16;

@@ -45,7 +45,10 @@
 //     At its start, BoundsCheckVersioningPass gives a work-item loop with
 //     a bounds check a copy without it, for the groups where it holds,
 //     and VectorTypeScalarizerPass splits kernels on small vector types.
-//     Last in it, after the vectorizers, LaneCallPackingPass makes the
+//     Last in it, after the vectorizers, ComponentTransposePass loads and
+//     stores the components of wide vector types that the loop vectorizer
+//     gathered and scattered whole, and transposes them in registers;
+//     LaneCallPackingPass makes the
 //     per-lane libm calls they left of a small vector one vector call, and
 //     VectorFremPass computes the vector frems they made (fmod, remainder,
 //     remquo) in vector registers.
@@ -59,6 +62,7 @@
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
 #include "compiler/ChainInterleavePass.h"
+#include "compiler/ComponentTransposePass.h"
 #include "compiler/DeviceEnqueuePass.h"
 #include "compiler/HostTarget.h"
 #include "compiler/ImageDescriptorPass.h"
@@ -313,12 +317,17 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
     if (!std::getenv("WEFT_NO_CHAIN_INTERLEAVE"))
       FPM.addPass(ChainInterleavePass());
   });
-  // After the vectorizers: a double2 builtin's per-lane libm calls become
-  // one call of the vector form; vector frems are computed in vector
+  // After the vectorizers: the gathers and scatters of a float16's
+  // components become whole-vector loads and stores and a transposition
+  // (WEFT_NO_COMPONENT_TRANSPOSE=1 keeps them, to measure it); a double2
+  // builtin's per-lane libm calls become one call of the vector form;
+  // vector frems are computed in vector
   // registers rather than one fmod call per lane, whose step needs a fused
   // multiply-add that is one instruction.
   const bool Fma = TM.getMCSubtargetInfo()->checkFeatures("+fma");
   PB.registerOptimizerLastEPCallback([Fma](ModulePassManager &MPM, OptimizationLevel) {
+    if (!std::getenv("WEFT_NO_COMPONENT_TRANSPOSE"))
+      MPM.addPass(createModuleToFunctionPassAdaptor(ComponentTransposePass()));
     MPM.addPass(createModuleToFunctionPassAdaptor(LaneCallPackingPass()));
     if (Fma)
       MPM.addPass(createModuleToFunctionPassAdaptor(VectorFremPass()));

@@ -6,6 +6,7 @@
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
 #include "compiler/ChainInterleavePass.h"
+#include "compiler/ComponentTransposePass.h"
 #include "compiler/DeviceEnqueuePass.h"
 #include "compiler/ImageDescriptorPass.h"
 #include "compiler/InnerChainUnrollPass.h"
@@ -1568,6 +1569,184 @@ entry:
   EXPECT_NE(OS.str().find("%any = load i64"), std::string::npos) << OS.str();
   EXPECT_NE(OS.str().find("%ls0.other = load i64"), std::string::npos) << OS.str();
   static_assert(ctx::LocalSize == 32 && ctx::EnqueuedLocalSize == 56, "offsets of the IR above");
+}
+
+/// Lane Lane of V, followed through shufflevectors: the value it comes from
+/// (the first that is not a shuffle) and its lane there.
+static std::pair<Value *, unsigned> laneSource(Value *V, unsigned Lane) {
+  while (auto *Shuffle = dyn_cast<ShuffleVectorInst>(V)) {
+    const int M = Shuffle->getMaskValue(Lane);
+    const unsigned Width =
+        cast<FixedVectorType>(Shuffle->getOperand(0)->getType())->getNumElements();
+    EXPECT_GE(M, 0) << "an undefined lane in " << Shuffle->getName().str();
+    V = Shuffle->getOperand(unsigned(M) < Width ? 0 : 1);
+    Lane = unsigned(M) < Width ? M : M - Width;
+  }
+  return {V, Lane};
+}
+
+// Component c of work-item (lane) w of a vector type of F components is
+// element w * F + c of memory. The gathers of all F components (from a
+// vector of pointers to each lane's vector, the vectorizer's induction
+// plus a splat) and the interleaved groups the vectorizer makes of a wide
+// load or store become F loads or stores of whole registers and a
+// transposition: each component's lane w must be element w * F + c of the
+// registers loaded, each stored register's lane l element l of the
+// components interleaved. A group missing a component (a float3 read
+// through a float4's stride) and one with a store between its gathers stay.
+TEST(PassTest, ComponentsGatheredWholeAreLoadedAndTransposed) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+declare <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr>, i32, <4 x i1>, <4 x float>)
+declare void @llvm.masked.scatter.v4f32.v4p0(<4 x float>, <4 x ptr>, i32, <4 x i1>)
+declare void @sink4(<4 x float>, <4 x float>, <4 x float>, <4 x float>)
+declare void @sink3(<4 x float>, <4 x float>, <4 x float>)
+define void @f(ptr %in, ptr %in3, ptr %out, ptr %other, i64 %s, <4 x float> %v0, <4 x float> %v1,
+               <4 x float> %v2, <4 x float> %v3, <4 x float> %v4, <4 x float> %v5,
+               <4 x float> %v6, <4 x float> %v7) {
+entry:
+  %ins = insertelement <4 x i64> poison, i64 %s, i64 0
+  %splat = shufflevector <4 x i64> %ins, <4 x i64> poison, <4 x i32> zeroinitializer
+  br label %loop
+loop:
+  %ind = phi <4 x i64> [ <i64 0, i64 1, i64 2, i64 3>, %entry ], [ %ind.next, %loop ]
+  %idx = add <4 x i64> %splat, %ind
+  %root = getelementptr inbounds <4 x float>, ptr %in, <4 x i64> %idx
+  %p1 = getelementptr float, <4 x ptr> %root, i64 1
+  %p2 = getelementptr float, <4 x ptr> %root, i64 2
+  %p3 = getelementptr float, <4 x ptr> %root, i64 3
+  %c2 = call <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr> %p2, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x float> poison)
+  %c0 = call <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr> %root, i32 16, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x float> poison)
+  %c3 = call <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr> %p3, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x float> poison)
+  %c1 = call <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr> %p1, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x float> poison)
+  call void @sink4(<4 x float> %c0, <4 x float> %c1, <4 x float> %c2, <4 x float> %c3)
+  %root3 = getelementptr inbounds <4 x float>, ptr %in3, <4 x i64> %idx
+  %q1 = getelementptr float, <4 x ptr> %root3, i64 1
+  %q2 = getelementptr float, <4 x ptr> %root3, i64 2
+  %d0 = call <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr> %root3, i32 16, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x float> poison)
+  %d1 = call <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr> %q1, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x float> poison)
+  %d2 = call <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr> %q2, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x float> poison)
+  call void @sink3(<4 x float> %d0, <4 x float> %d1, <4 x float> %d2)
+  %oroot = getelementptr inbounds <2 x float>, ptr %other, <4 x i64> %idx
+  %o1 = getelementptr float, <4 x ptr> %oroot, i64 1
+  %e0 = call <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr> %oroot, i32 8, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x float> poison)
+  store float 0.0, ptr %other
+  %e1 = call <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr> %o1, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x float> poison)
+  call void @sink3(<4 x float> %e0, <4 x float> %e1, <4 x float> %e1)
+  %wroot = getelementptr inbounds [8 x float], ptr %out, <4 x i64> %idx, i64 0
+  %w1 = getelementptr float, <4 x ptr> %wroot, i64 1
+  %w2 = getelementptr float, <4 x ptr> %wroot, i64 2
+  %w3 = getelementptr float, <4 x ptr> %wroot, i64 3
+  %w4 = getelementptr float, <4 x ptr> %wroot, i64 4
+  %w5 = getelementptr float, <4 x ptr> %wroot, i64 5
+  %w6 = getelementptr float, <4 x ptr> %wroot, i64 6
+  %w7 = getelementptr float, <4 x ptr> %wroot, i64 7
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %v0, <4 x ptr> %wroot, i32 32, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %v5, <4 x ptr> %w5, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %v1, <4 x ptr> %w1, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %v2, <4 x ptr> %w2, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %v3, <4 x ptr> %w3, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %v4, <4 x ptr> %w4, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %v6, <4 x ptr> %w6, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %v7, <4 x ptr> %w7, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  %ind.next = add <4 x i64> %ind, <i64 4, i64 4, i64 4, i64 4>
+  %first = extractelement <4 x i64> %ind.next, i64 0
+  %more = icmp ult i64 %first, 1024
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}
+define void @g(ptr %in, ptr %out, <8 x float> %u0, <8 x float> %u1) {
+  %wide = load <16 x float>, ptr %in, align 4
+  %s0 = shufflevector <16 x float> %wide, <16 x float> poison, <4 x i32> <i32 0, i32 4, i32 8, i32 12>
+  %s1 = shufflevector <16 x float> %wide, <16 x float> poison, <4 x i32> <i32 1, i32 5, i32 9, i32 13>
+  %s2 = shufflevector <16 x float> %wide, <16 x float> poison, <4 x i32> <i32 2, i32 6, i32 10, i32 14>
+  %s3 = shufflevector <16 x float> %wide, <16 x float> poison, <4 x i32> <i32 3, i32 7, i32 11, i32 15>
+  call void @sink4(<4 x float> %s0, <4 x float> %s1, <4 x float> %s2, <4 x float> %s3)
+  %cat = shufflevector <8 x float> %u0, <8 x float> %u1, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %inter = shufflevector <16 x float> %cat, <16 x float> poison, <16 x i32> <i32 0, i32 8, i32 1, i32 9, i32 2, i32 10, i32 3, i32 11, i32 4, i32 12, i32 5, i32 13, i32 6, i32 14, i32 7, i32 15>
+  store <16 x float> %inter, ptr %out, align 64
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  Function &F = *M->getFunction("f");
+  Function &G = *M->getFunction("g");
+  runOnFunction(ComponentTransposePass(), F);
+  runOnFunction(ComponentTransposePass(), G);
+  auto calls = [](Function &Fn, Intrinsic::ID Id) {
+    return numMatching(Fn, [&](Instruction &I) {
+      auto *Call = dyn_cast<IntrinsicInst>(&I);
+      return Call && Call->getIntrinsicID() == Id;
+    });
+  };
+  // The float3 group (3 gathers) and the group with a store inside (2) stay.
+  EXPECT_EQ(calls(F, Intrinsic::masked_gather), 5u);
+  EXPECT_EQ(calls(F, Intrinsic::masked_scatter), 0u);
+
+  // The registers loaded (or stored), by their offset in floats from the
+  // group's base: lane 0 of the root (or the wide access's pointer).
+  auto registerIndex = [](Value *Ptr, unsigned VF) -> int {
+    int64_t Floats = 0;
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(Ptr)) {
+      Floats = cast<ConstantInt>(GEP->getOperand(1))->getSExtValue();
+      Ptr = GEP->getPointerOperand();
+    }
+    (void)Ptr;
+    return Floats % VF == 0 ? static_cast<int>(Floats / VF) : -1;
+  };
+  // Gathers: sink4's operand c, lane w, is element w * 4 + c of the loads.
+  for (Function *Fn : {&F, &G}) {
+    CallInst *Sink = nullptr;
+    for (Instruction &I : instructions(*Fn))
+      if (auto *Call = dyn_cast<CallInst>(&I);
+          Call && Call->getCalledFunction()->getName() == "sink4")
+        Sink = Call;
+    ASSERT_NE(Sink, nullptr);
+    for (unsigned Comp = 0; Comp < 4; ++Comp)
+      for (unsigned W = 0; W < 4; ++W) {
+        auto [Src, Lane] = laneSource(Sink->getArgOperand(Comp), W);
+        auto *Load = dyn_cast<LoadInst>(Src);
+        ASSERT_NE(Load, nullptr) << Fn->getName().str() << ": component " << Comp;
+        const unsigned Element = registerIndex(Load->getPointerOperand(), 4) * 4 + Lane;
+        EXPECT_EQ(Element, W * 4 + Comp)
+            << Fn->getName().str() << ": component " << Comp << ", lane " << W;
+      }
+  }
+  // Scatters: F = 8 components of 4 lanes (%v0..%v7), 8 registers; g's
+  // wide store: F = 2 of 8 lanes (%u0, %u1), 2 registers.
+  for (auto [Fn, Components, VF] : {std::tuple{&F, 8u, 4u}, std::tuple{&G, 2u, 8u}}) {
+    std::set<int> Registers;
+    for (Instruction &I : instructions(*Fn)) {
+      auto *Store = dyn_cast<StoreInst>(&I);
+      if (!Store || !Store->getValueOperand()->getType()->isVectorTy())
+        continue;
+      ASSERT_EQ(cast<FixedVectorType>(Store->getValueOperand()->getType())->getNumElements(), VF)
+          << Fn->getName().str();
+      const int R = registerIndex(Store->getPointerOperand(), VF);
+      Registers.insert(R);
+      for (unsigned L = 0; L < VF; ++L) {
+        auto [Src, Lane] = laneSource(Store->getValueOperand(), L);
+        const unsigned Element = R * VF + L;
+        auto *Arg = dyn_cast<Argument>(Src);
+        ASSERT_NE(Arg, nullptr) << Fn->getName().str();
+        const unsigned FirstComponent = Fn == &F ? 5 : 2; // %v0 / %u0
+        EXPECT_EQ(Arg->getArgNo() - FirstComponent, Element % Components)
+            << Fn->getName().str() << ": register " << R << ", lane " << L;
+        EXPECT_EQ(Lane, Element / Components)
+            << Fn->getName().str() << ": register " << R << ", lane " << L;
+      }
+    }
+    EXPECT_EQ(Registers.size(), Components) << Fn->getName().str();
+    EXPECT_FALSE(Registers.count(-1)) << Fn->getName().str();
+  }
+  EXPECT_EQ(numMatching(G,
+                        [](Instruction &I) {
+                          return isa<LoadInst>(I) &&
+                                 cast<LoadInst>(I).getType()->getPrimitiveSizeInBits() > 128;
+                        }),
+            0u);
 }
 
 } // namespace weft::compiler::test

@@ -27,6 +27,67 @@ TEST(WorkItemTest, GlobalIdOneDimension) {
     EXPECT_EQ(Out[I], 2 * I) << I;
 }
 
+// A long chain on a wide vector type is split into components that the
+// vectorizer packs work-items into (VectorTypeScalarizerPass,
+// ChainInterleavePass), and its loads and stores of whole vectors become
+// loads and stores of registers and a transposition
+// (ComponentTransposePass). Every component must come back in its place:
+// each work-item's vector, reversed, plus the components' own indices, in
+// float and double of 2 to 16 components, groups of 64 and 7 (vector body
+// and scalar remainder), and the interleave factors the chains get.
+TEST(WorkItemTest, WideVectorChainsKeepEveryComponentInPlace) {
+  std::string Source =
+      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+      "#define CHAIN(T, NAME, REVERSED, IOTA)                             \\\n"
+      "  kernel void NAME(global const T *in, global T *out, float a, float b) { \\\n"
+      "    size_t i = get_global_id(0);                                   \\\n"
+      "    T v = in[i];                                                   \\\n"
+      "    for (int k = 0; k < 16; ++k)                                   \\\n"
+      "      v = v * a + b;                                               \\\n"
+      "    out[i] = v.REVERSED + (T)IOTA;                                 \\\n"
+      "  }\n";
+  const char *Reversed[] = {"s10", "s3210", "s76543210", "sfedcba9876543210"};
+  const char *Iota[] = {"(0, 1)", "(0, 1, 2, 3)", "(0, 1, 2, 3, 4, 5, 6, 7)",
+                        "(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)"};
+  for (const char *Real : {"float", "double"})
+    for (unsigned W = 2, J = 0; W <= 16; W *= 2, ++J)
+      Source += std::string("CHAIN(") + Real + std::to_string(W) + ", chain_" + Real +
+                std::to_string(W) + ", " + Reversed[J] + ", " + Iota[J] + ")\n";
+  Program P;
+  ASSERT_TRUE(P.build(Source));
+  const size_t N = 1000;
+  // Small integers, halved 16 times and offset: exact in float and double,
+  // fused or not.
+  auto chain = [](double X) {
+    for (int K = 0; K < 16; ++K)
+      X = X * 0.5 + 0.25;
+    return X;
+  };
+  for (size_t Local : {64, 7})
+    for (unsigned W = 2; W <= 16; W *= 2) {
+      Buffer<float> FIn(W * N), FOut(W * N);
+      Buffer<double> DIn(W * N), DOut(W * N);
+      for (size_t E = 0; E < W * N; ++E)
+        FIn[E] = static_cast<float>(DIn[E] = static_cast<double>(E % 61) - 30);
+      const std::string FName = "chain_float" + std::to_string(W),
+                        DName = "chain_double" + std::to_string(W);
+      ASSERT_TRUE(P.run(FName, range1(N, Local),
+                        {Arg::pointer(FIn.data()), Arg::pointer(FOut.data()), Arg::value(0.5f),
+                         Arg::value(0.25f)}));
+      ASSERT_TRUE(P.run(DName, range1(N, Local),
+                        {Arg::pointer(DIn.data()), Arg::pointer(DOut.data()), Arg::value(0.5f),
+                         Arg::value(0.25f)}));
+      for (size_t I = 0; I < N; ++I)
+        for (unsigned C = 0; C < W; ++C) {
+          const double Want = chain(DIn[I * W + (W - 1 - C)]) + C;
+          ASSERT_EQ(FOut[I * W + C], static_cast<float>(Want))
+              << FName << " work-item " << I << " component " << C << ", groups of " << Local;
+          ASSERT_EQ(DOut[I * W + C], Want)
+              << DName << " work-item " << I << " component " << C << ", groups of " << Local;
+        }
+    }
+}
+
 } // namespace weft::compiler::test
 
 namespace weft::compiler::test {

@@ -1,0 +1,531 @@
+// ComponentTransposePass (see the header). In each block, the gathers (or
+// scatters) with every lane enabled whose addresses are one vector of
+// pointers Root plus a constant offset are grouped by Root. Root must be a
+// GEP from one scalar pointer whose last index alone is a vector, its lanes
+// S bytes apart (a constant: the index's lane step, found through adds,
+// subtracts, constant multiples and shifts, splats and the vectorizer's
+// induction PHIs, times the indexed type's size). When the group's element
+// type is E bytes, F = S / E is a power of two, and the offsets cover
+// 0, E, ..., (F - 1) E, the group reads (writes) F * VF contiguous
+// elements from lane 0 of Root: F vectors of VF lanes. Component c of
+// work-item (lane) w is element w * F + c of them.
+//
+// Before (a float16 In[i], 16 work-items a vector):
+//   %root = getelementptr <16 x float>, ptr %In, <16 x i64> %i.lanes
+//   %c0  = call @llvm.masked.gather(<16 x ptr> %root, ..., <16 x i1> <true, ...>)
+//   %p1  = getelementptr float, <16 x ptr> %root, i64 1
+//   %c1  = call @llvm.masked.gather(<16 x ptr> %p1, ...)           ... to %c15
+// After:
+//   %base = extractelement <16 x ptr> %root, i64 0
+//   %m0 = load <16 x float>, ptr %base ... %m15 = load <16 x float>, %base + 15 * 64 bytes
+//   %e0 = shufflevector %m0, %m1, <0, 2, ..., 30>      ; even elements
+//   %o0 = shufflevector %m0, %m1, <1, 3, ..., 31>      ; odd elements
+//   ... the evens and the odds each split again, log2(16) rounds: %c0 .. %c15
+//
+// Scatters are the inverse: the components are interleaved two streams at
+// a time (shuffles of low and high halves), log2(F) rounds, and stored as
+// F vectors at the last scatter's place.
+//
+// The loads go where the group's first gather was, the stores where its
+// last scatter was; nothing between them may write memory (gathers), or
+// touch it (scatters), but the group itself. Where two scatters write the
+// same component, the later one's value is stored.
+//
+// Limits: whole vectors only (every lane, every component; a float3's
+// padding is never read); indices of the pointer's width, where lane
+// arithmetic wraps as addresses do; groups in one block.
+#include "compiler/ComponentTransposePass.h"
+
+#include <llvm/ADT/MapVector.h>
+#include <llvm/Analysis/VectorUtils.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Support/MathExtras.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include <optional>
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace weft::compiler {
+
+namespace {
+
+/// Deeper than this, a lane step is not looked for.
+constexpr unsigned MaxDepth = 8;
+/// Groups of more components than this are left alone.
+constexpr uint64_t MaxComponents = 64;
+
+/// Lane steps of integer vectors: lane l + 1 minus lane l, the same for
+/// every l, in the vector's width's wrapping arithmetic (kept in 64 bits,
+/// so only for 64-bit elements, which the caller checks).
+class LaneSteps {
+public:
+  std::optional<uint64_t> of(Value *V, unsigned Depth = 0) {
+    if (Depth > MaxDepth)
+      return std::nullopt;
+    auto *Ty = dyn_cast<FixedVectorType>(V->getType());
+    if (!Ty || !Ty->getElementType()->isIntegerTy(64))
+      return std::nullopt;
+    if (getSplatValue(V))
+      return 0;
+    if (auto *C = dyn_cast<Constant>(V))
+      return ofConstant(*C, Ty->getNumElements());
+    const APInt *K;
+    Value *A, *B;
+    if (match(V, m_Add(m_Value(A), m_Value(B))))
+      return combine(of(A, Depth + 1), of(B, Depth + 1),
+                     [](uint64_t X, uint64_t Y) { return X + Y; });
+    if (match(V, m_Sub(m_Value(A), m_Value(B))))
+      return combine(of(A, Depth + 1), of(B, Depth + 1),
+                     [](uint64_t X, uint64_t Y) { return X - Y; });
+    if (match(V, m_c_Mul(m_Value(A), m_APInt(K)))) {
+      if (std::optional<uint64_t> S = of(A, Depth + 1))
+        return *S * K->getZExtValue();
+      return std::nullopt;
+    }
+    if (match(V, m_Shl(m_Value(A), m_APInt(K))) && K->ult(64)) {
+      if (std::optional<uint64_t> S = of(A, Depth + 1))
+        return *S << K->getZExtValue();
+      return std::nullopt;
+    }
+    if (auto *Phi = dyn_cast<PHINode>(V))
+      return ofPhi(*Phi, Depth);
+    return std::nullopt;
+  }
+
+private:
+  /// A PHI's step: assumed from the first incoming value that has one
+  /// without it (the induction's start), then checked on every incoming
+  /// value (the start, and the PHI plus a splat around the loop).
+  std::optional<uint64_t> ofPhi(PHINode &Phi, unsigned Depth) {
+    if (auto It = Phis.find(&Phi); It != Phis.end())
+      return It->second;
+    Phis[&Phi] = std::nullopt;
+    std::optional<uint64_t> Step;
+    for (Value *In : Phi.incoming_values())
+      if ((Step = of(In, Depth + 1)))
+        break;
+    if (!Step) {
+      Phis.erase(&Phi);
+      return std::nullopt;
+    }
+    Phis[&Phi] = Step;
+    for (Value *In : Phi.incoming_values())
+      if (of(In, Depth + 1) != Step) {
+        Phis.erase(&Phi);
+        return std::nullopt;
+      }
+    return Step;
+  }
+
+  static std::optional<uint64_t> ofConstant(Constant &C, unsigned Lanes) {
+    SmallVector<uint64_t, 16> Values;
+    for (unsigned L = 0; L < Lanes; ++L) {
+      auto *Lane = dyn_cast_or_null<ConstantInt>(C.getAggregateElement(L));
+      if (!Lane)
+        return std::nullopt;
+      Values.push_back(Lane->getZExtValue());
+    }
+    const uint64_t Step = Values[1] - Values[0];
+    for (unsigned L = 1; L < Lanes; ++L)
+      if (Values[L] - Values[L - 1] != Step)
+        return std::nullopt;
+    return Step;
+  }
+
+  template <typename Op>
+  static std::optional<uint64_t> combine(std::optional<uint64_t> A, std::optional<uint64_t> B,
+                                         Op Combine) {
+    if (!A || !B)
+      return std::nullopt;
+    return Combine(*A, *B);
+  }
+
+  DenseMap<PHINode *, std::optional<uint64_t>> Phis;
+};
+
+/// A gather or a scatter with every lane enabled.
+struct Access {
+  IntrinsicInst *Call;
+  uint64_t Offset; ///< bytes from the group's root, the same in every lane
+};
+
+bool isScatter(const IntrinsicInst &Call) {
+  return Call.getIntrinsicID() == Intrinsic::masked_scatter;
+}
+Value *pointers(IntrinsicInst &Call) { return Call.getArgOperand(isScatter(Call) ? 1 : 0); }
+Align alignment(IntrinsicInst &Call) {
+  return cast<ConstantInt>(Call.getArgOperand(isScatter(Call) ? 2 : 1))->getAlignValue();
+}
+FixedVectorType *dataType(IntrinsicInst &Call) {
+  return dyn_cast<FixedVectorType>(isScatter(Call) ? Call.getArgOperand(0)->getType()
+                                                   : Call.getType());
+}
+
+/// Call, when it is a gather or scatter of every lane.
+IntrinsicInst *wholeGatherOrScatter(Instruction &I) {
+  auto *Call = dyn_cast<IntrinsicInst>(&I);
+  if (!Call)
+    return nullptr;
+  Value *Mask;
+  if (Call->getIntrinsicID() == Intrinsic::masked_gather)
+    Mask = Call->getArgOperand(2);
+  else if (Call->getIntrinsicID() == Intrinsic::masked_scatter)
+    Mask = Call->getArgOperand(3);
+  else
+    return nullptr;
+  return match(Mask, m_AllOnes()) && dataType(*Call) ? Call : nullptr;
+}
+
+/// Ptrs as a root and a constant offset: the root is what is left after the
+/// GEPs of constant scalar indices on a vector of pointers.
+std::pair<Value *, uint64_t> splitOffset(Value *Ptrs, const DataLayout &DL) {
+  uint64_t Offset = 0;
+  while (auto *GEP = dyn_cast<GetElementPtrInst>(Ptrs)) {
+    if (!GEP->getPointerOperandType()->isVectorTy() || !GEP->hasAllConstantIndices())
+      break;
+    APInt Bytes(64, 0);
+    if (!GEP->accumulateConstantOffset(DL, Bytes))
+      break;
+    Offset += Bytes.getZExtValue();
+    Ptrs = GEP->getPointerOperand();
+  }
+  return {Ptrs, Offset};
+}
+
+/// The bytes between neighbouring lanes of Root: a GEP from one scalar
+/// pointer with one vector index, of the pointer's index width, and
+/// constants after it (a struct's field, a row's first element).
+std::optional<uint64_t> laneStride(Value *Root, const DataLayout &DL, LaneSteps &Steps) {
+  auto *GEP = dyn_cast<GetElementPtrInst>(Root);
+  if (!GEP || GEP->getPointerOperandType()->isVectorTy())
+    return std::nullopt;
+  Value *Lanes = nullptr;
+  Type *Indexed = nullptr;
+  for (auto It = gep_type_begin(GEP), End = gep_type_end(GEP); It != End; ++It) {
+    Value *Index = It.getOperand();
+    if (Lanes && !isa<ConstantInt>(Index))
+      return std::nullopt; // a second vector index, or a variable after one
+    if (Index->getType()->isVectorTy()) {
+      if (It.isStruct())
+        return std::nullopt;
+      Lanes = Index;
+      Indexed = It.getIndexedType();
+    }
+  }
+  if (!Lanes || !Indexed->isSized() ||
+      Lanes->getType()->getScalarSizeInBits() != DL.getIndexTypeSizeInBits(GEP->getType()))
+    return std::nullopt;
+  std::optional<uint64_t> Step = Steps.of(Lanes);
+  if (!Step)
+    return std::nullopt;
+  return *Step * DL.getTypeAllocSize(Indexed).getFixedSize();
+}
+
+/// F registers of VF lanes, F * VF consecutive elements, split into the F
+/// streams of every F-th element: the evens and the odds of each pair of
+/// registers, then each of those split again.
+SmallVector<Value *, 16> deinterleave(IRBuilderBase &B, ArrayRef<Value *> Regs) {
+  if (Regs.size() == 1)
+    return {Regs[0]};
+  const unsigned VF = cast<FixedVectorType>(Regs[0]->getType())->getNumElements();
+  SmallVector<int, 16> Even, Odd;
+  for (unsigned L = 0; L < VF; ++L) {
+    Even.push_back(2 * L);
+    Odd.push_back(2 * L + 1);
+  }
+  SmallVector<Value *, 16> Evens, Odds;
+  for (size_t R = 0; R < Regs.size(); R += 2) {
+    Evens.push_back(B.CreateShuffleVector(Regs[R], Regs[R + 1], Even));
+    Odds.push_back(B.CreateShuffleVector(Regs[R], Regs[R + 1], Odd));
+  }
+  SmallVector<Value *, 16> E = deinterleave(B, Evens), O = deinterleave(B, Odds), Out;
+  for (size_t C = 0; C < E.size(); ++C) {
+    Out.push_back(E[C]);
+    Out.push_back(O[C]);
+  }
+  return Out;
+}
+
+/// The inverse: F streams of VF lanes (the components) into F registers
+/// of consecutive elements, element w * F + c being lane w of stream c.
+SmallVector<Value *, 16> interleave(IRBuilderBase &B, ArrayRef<Value *> Streams) {
+  if (Streams.size() == 1)
+    return {Streams[0]};
+  const unsigned VF = cast<FixedVectorType>(Streams[0]->getType())->getNumElements();
+  SmallVector<Value *, 16> EvenStreams, OddStreams;
+  for (size_t C = 0; C < Streams.size(); C += 2) {
+    EvenStreams.push_back(Streams[C]);
+    OddStreams.push_back(Streams[C + 1]);
+  }
+  SmallVector<Value *, 16> E = interleave(B, EvenStreams), O = interleave(B, OddStreams);
+  SmallVector<int, 16> Low, High;
+  for (unsigned L = 0; L < VF / 2; ++L) {
+    Low.append({static_cast<int>(L), static_cast<int>(VF + L)});
+    High.append({static_cast<int>(VF / 2 + L), static_cast<int>(VF + VF / 2 + L)});
+  }
+  SmallVector<Value *, 16> Out;
+  for (size_t R = 0; R < E.size(); ++R) {
+    Out.push_back(B.CreateShuffleVector(E[R], O[R], Low));
+    Out.push_back(B.CreateShuffleVector(E[R], O[R], High));
+  }
+  return Out;
+}
+
+/// Replaces one group (the accesses of one root and element type, all
+/// gathers or all scatters, in program order); false if it does not
+/// qualify. The addresses it leaves unused go to Dead.
+bool transpose(Value *Root, ArrayRef<Access> Group, const DataLayout &DL, LaneSteps &Steps,
+               SmallVectorImpl<WeakTrackingVH> &Dead) {
+  IntrinsicInst &First = *Group.front().Call, &Last = *Group.back().Call;
+  FixedVectorType *VecTy = dataType(First);
+  Type *Elem = VecTy->getElementType();
+  const unsigned VF = VecTy->getNumElements();
+  const uint64_t ElemBytes = DL.getTypeStoreSize(Elem);
+  if (!isPowerOf2_32(VF) || VF < 2 || ElemBytes == 0 || ElemBytes != DL.getTypeAllocSize(Elem) ||
+      ElemBytes * 8 != DL.getTypeSizeInBits(Elem))
+    return false;
+  std::optional<uint64_t> Stride = laneStride(Root, DL, Steps);
+  if (!Stride || *Stride % ElemBytes != 0)
+    return false;
+  const uint64_t F = *Stride / ElemBytes;
+  if (F < 2 || F > MaxComponents || !isPowerOf2_64(F))
+    return false;
+
+  // Component c's access: the last one in program order (for scatters, the
+  // value memory keeps).
+  SmallVector<IntrinsicInst *, 16> Component(F, nullptr);
+  for (const Access &A : Group) {
+    if (A.Offset % ElemBytes != 0 || A.Offset / ElemBytes >= F)
+      return false;
+    Component[A.Offset / ElemBytes] = A.Call;
+  }
+  if (is_contained(Component, nullptr))
+    return false;
+
+  // Nothing between the first and the last access may write memory (nor,
+  // for scatters, read it), but the group itself.
+  const bool Scatters = isScatter(First);
+  SmallPtrSet<Instruction *, 16> Members;
+  for (const Access &A : Group)
+    Members.insert(A.Call);
+  for (Instruction *I = &First; I != &Last; I = I->getNextNode())
+    if (!Members.contains(I) && (Scatters ? I->mayReadOrWriteMemory() : I->mayWriteToMemory()))
+      return false;
+
+  AAMDNodes AA = First.getAAMetadata();
+  for (const Access &A : Group)
+    AA = AA.merge(A.Call->getAAMetadata());
+  const Align BaseAlign = alignment(*Component[0]);
+
+  IRBuilder<> B(Scatters ? &Last : &First);
+  Value *Base = B.CreateExtractElement(Root, B.getInt64(0), "transpose.base");
+  auto RegisterPtr = [&](uint64_t R) {
+    return R == 0 ? Base : B.CreateConstGEP1_64(Elem, Base, R * VF);
+  };
+  auto RegisterAlign = [&](uint64_t R) { return commonAlignment(BaseAlign, R * VF * ElemBytes); };
+
+  if (!Scatters) {
+    SmallVector<Value *, 16> Regs;
+    for (uint64_t R = 0; R < F; ++R) {
+      LoadInst *Load =
+          B.CreateAlignedLoad(VecTy, RegisterPtr(R), RegisterAlign(R), "transpose.load");
+      Load->setAAMetadata(AA);
+      Regs.push_back(Load);
+    }
+    SmallVector<Value *, 16> Streams = deinterleave(B, Regs);
+    for (const Access &A : Group)
+      A.Call->replaceAllUsesWith(Streams[A.Offset / ElemBytes]);
+  } else {
+    SmallVector<Value *, 16> Streams;
+    for (IntrinsicInst *Call : Component)
+      Streams.push_back(Call->getArgOperand(0));
+    SmallVector<Value *, 16> Regs = interleave(B, Streams);
+    for (uint64_t R = 0; R < F; ++R)
+      B.CreateAlignedStore(Regs[R], RegisterPtr(R), RegisterAlign(R))->setAAMetadata(AA);
+  }
+  for (const Access &A : Group) {
+    Dead.push_back(pointers(*A.Call));
+    A.Call->eraseFromParent();
+  }
+  return true;
+}
+
+/// The stride-F extraction of component C: lanes C, C + F, C + 2F, ...
+bool isStrided(ArrayRef<int> Mask, unsigned F, unsigned C) {
+  for (size_t L = 0; L < Mask.size(); ++L)
+    if (Mask[L] != static_cast<int>(C + L * F))
+      return false;
+  return true;
+}
+
+/// The interleaved group the loop vectorizer made of a load (a wide load
+/// whose every use extracts one component, lanes c, c + F, ...): F loads of
+/// one register each and the transposition. LLVM's code generator splits
+/// the wide load into registers and builds each component from all F of
+/// them (F - 1 shuffles a component where the transposition takes log2 F).
+bool transposeWideLoad(LoadInst &Wide, const DataLayout &DL) {
+  auto *WideTy = dyn_cast<FixedVectorType>(Wide.getType());
+  if (!WideTy || !Wide.isSimple() || Wide.use_empty())
+    return false;
+  const unsigned N = WideTy->getNumElements();
+  Type *Elem = WideTy->getElementType();
+  const uint64_t ElemBytes = DL.getTypeStoreSize(Elem);
+  if (ElemBytes * 8 != DL.getTypeSizeInBits(Elem) || ElemBytes != DL.getTypeAllocSize(Elem))
+    return false;
+  unsigned VF = 0;
+  SmallVector<std::pair<ShuffleVectorInst *, unsigned>, 16> Uses; // (use, component)
+  for (User *U : Wide.users()) {
+    auto *Shuffle = dyn_cast<ShuffleVectorInst>(U);
+    if (!Shuffle || Shuffle->getOperand(0) != &Wide ||
+        !(isa<UndefValue>(Shuffle->getOperand(1)) || Shuffle->getOperand(1) == &Wide))
+      return false;
+    const unsigned Lanes = cast<FixedVectorType>(Shuffle->getType())->getNumElements();
+    if (VF && Lanes != VF)
+      return false;
+    VF = Lanes;
+    if (VF < 2 || !isPowerOf2_32(VF) || N % VF != 0 || !isPowerOf2_32(N / VF) || N / VF < 2)
+      return false;
+    ArrayRef<int> Mask = Shuffle->getShuffleMask();
+    if (Mask[0] < 0 || !isStrided(Mask, N / VF, Mask[0]) || Mask[0] >= static_cast<int>(N / VF))
+      return false;
+    Uses.push_back({Shuffle, static_cast<unsigned>(Mask[0])});
+  }
+  const unsigned F = N / VF;
+  if (F > MaxComponents)
+    return false;
+  IRBuilder<> B(&Wide);
+  auto *RegTy = FixedVectorType::get(Elem, VF);
+  SmallVector<Value *, 16> Regs;
+  for (unsigned R = 0; R < F; ++R) {
+    Value *Ptr = R == 0 ? Wide.getPointerOperand()
+                        : B.CreateConstGEP1_64(Elem, Wide.getPointerOperand(), R * VF);
+    LoadInst *Load = B.CreateAlignedLoad(
+        RegTy, Ptr, commonAlignment(Wide.getAlign(), R * VF * ElemBytes), "transpose.load");
+    Load->setAAMetadata(Wide.getAAMetadata());
+    Regs.push_back(Load);
+  }
+  SmallVector<Value *, 16> Streams = deinterleave(B, Regs);
+  for (auto [Shuffle, C] : Uses) {
+    Shuffle->replaceAllUsesWith(Streams[C]);
+    Shuffle->eraseFromParent();
+  }
+  Wide.eraseFromParent();
+  return true;
+}
+
+/// Lane Lane of V, followed through shuffles down to a value of type Leaf:
+/// that value and its lane, or null.
+std::pair<Value *, int> leafLane(Value *V, int Lane, Type *Leaf) {
+  while (V->getType() != Leaf) {
+    auto *Shuffle = dyn_cast<ShuffleVectorInst>(V);
+    if (!Shuffle || Lane < 0)
+      return {nullptr, 0};
+    const int M = Shuffle->getMaskValue(Lane);
+    const int Width = cast<FixedVectorType>(Shuffle->getOperand(0)->getType())->getNumElements();
+    if (M < 0)
+      return {nullptr, 0};
+    V = Shuffle->getOperand(M < Width ? 0 : 1);
+    Lane = M < Width ? M : M - Width;
+  }
+  return {V, Lane};
+}
+
+/// The interleaved group the loop vectorizer made of a store (the F
+/// components concatenated by shuffles, then interleaved by one, and
+/// stored whole): the transposition and F stores of one register each.
+bool transposeWideStore(StoreInst &Wide, const DataLayout &DL,
+                        SmallVectorImpl<WeakTrackingVH> &Dead) {
+  auto *Interleaved = dyn_cast<ShuffleVectorInst>(Wide.getValueOperand());
+  if (!Interleaved || !Wide.isSimple())
+    return false;
+  auto *WideTy = cast<FixedVectorType>(Interleaved->getType());
+  const unsigned N = WideTy->getNumElements();
+  Type *Elem = WideTy->getElementType();
+  const uint64_t ElemBytes = DL.getTypeStoreSize(Elem);
+  if (ElemBytes * 8 != DL.getTypeSizeInBits(Elem) || ElemBytes != DL.getTypeAllocSize(Elem))
+    return false;
+  // The components' type: what lane 0 comes from, below the shuffles.
+  Value *V = Interleaved;
+  while (auto *Shuffle = dyn_cast<ShuffleVectorInst>(V))
+    V = Shuffle->getOperand(0);
+  auto *RegTy = dyn_cast<FixedVectorType>(V->getType());
+  if (!RegTy || RegTy == WideTy || RegTy->getElementType() != Elem)
+    return false;
+  const unsigned VF = RegTy->getNumElements();
+  if (VF < 2 || !isPowerOf2_32(VF) || N % VF != 0 || !isPowerOf2_32(N / VF))
+    return false;
+  const unsigned F = N / VF;
+  if (F < 2 || F > MaxComponents)
+    return false;
+  SmallVector<Value *, 16> Streams(F, nullptr);
+  for (unsigned M = 0; M < N; ++M) {
+    auto [Leaf, Lane] = leafLane(Interleaved, M, RegTy);
+    const unsigned C = M % F;
+    if (!Leaf || Lane != static_cast<int>(M / F) || (Streams[C] && Streams[C] != Leaf))
+      return false;
+    Streams[C] = Leaf;
+  }
+  IRBuilder<> B(&Wide);
+  SmallVector<Value *, 16> Regs = interleave(B, Streams);
+  for (unsigned R = 0; R < F; ++R) {
+    Value *Ptr = R == 0 ? Wide.getPointerOperand()
+                        : B.CreateConstGEP1_64(Elem, Wide.getPointerOperand(), R * VF);
+    B.CreateAlignedStore(Regs[R], Ptr, commonAlignment(Wide.getAlign(), R * VF * ElemBytes))
+        ->setAAMetadata(Wide.getAAMetadata());
+  }
+  Dead.push_back(Interleaved);
+  Wide.eraseFromParent();
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses ComponentTransposePass::run(Function &F, FunctionAnalysisManager &) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  LaneSteps Steps;
+  SmallVector<WeakTrackingVH, 32> Dead;
+  bool Changed = false;
+  for (BasicBlock &BB : F) {
+    // (root, data type, gather or scatter) -> its accesses in program order.
+    MapVector<std::tuple<Value *, Type *, unsigned>, SmallVector<Access, 16>> Groups;
+    SmallVector<LoadInst *, 8> Loads;
+    SmallVector<StoreInst *, 8> Stores;
+    for (Instruction &I : BB)
+      if (auto *Load = dyn_cast<LoadInst>(&I))
+        Loads.push_back(Load);
+      else if (auto *Store = dyn_cast<StoreInst>(&I))
+        Stores.push_back(Store);
+      else if (IntrinsicInst *Call = wholeGatherOrScatter(I)) {
+        // A root is a GEP, which no transposition erases (unlike a gather,
+        // when one gathers the addresses of another).
+        auto [Root, Offset] = splitOffset(pointers(*Call), DL);
+        if (isa<GetElementPtrInst>(Root))
+          Groups[{Root, dataType(*Call), Call->getIntrinsicID()}].push_back({Call, Offset});
+      }
+    // (A wide load's transposition erases only its own shuffles, a wide
+    // store's only itself.)
+    for (LoadInst *Load : Loads)
+      Changed |= transposeWideLoad(*Load, DL);
+    for (StoreInst *Store : Stores)
+      Changed |= transposeWideStore(*Store, DL, Dead);
+    for (auto &[Key, Group] : Groups)
+      if (Group.size() >= 2)
+        Changed |= transpose(std::get<0>(Key), Group, DL, Steps, Dead);
+  }
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Dead);
+  if (!Changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses PA;
+  PA.preserveSet<CFGAnalyses>();
+  return PA;
+}
+
+} // namespace weft::compiler
