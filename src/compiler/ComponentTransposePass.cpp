@@ -28,8 +28,11 @@
 //
 // The loads go where the group's first gather was, the stores where its
 // last scatter was; nothing between them may write memory (gathers), or
-// touch it (scatters), but the group itself. Where two scatters write the
-// same component, the later one's value is stored.
+// touch it (scatters), but the group itself and the scatters of groups
+// whose bytes are apart from its own: the vectorizer, interleaving a loop
+// by two, alternates two groups' scatters, their roots' indices splat(s)
+// + V and splat(s + VF) + V (ScalarEvolution tells the distance). Where
+// two scatters write the same component, the later one's value is stored.
 //
 // Limits: whole vectors only (every lane, every component; a float3's
 // padding is never read); indices of the pointer's width, where lane
@@ -37,6 +40,7 @@
 #include "compiler/ComponentTransposePass.h"
 
 #include <llvm/ADT/MapVector.h>
+#include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
@@ -279,83 +283,152 @@ SmallVector<Value *, 16> interleave(IRBuilderBase &B, ArrayRef<Value *> Streams)
   return Out;
 }
 
-/// Replaces one group (the accesses of one root and element type, all
-/// gathers or all scatters, in program order); false if it does not
-/// qualify. The addresses it leaves unused go to Dead.
-bool transpose(Value *Root, ArrayRef<Access> Group, const DataLayout &DL, LaneSteps &Steps,
-               SmallVectorImpl<WeakTrackingVH> &Dead) {
-  IntrinsicInst &First = *Group.front().Call, &Last = *Group.back().Call;
-  FixedVectorType *VecTy = dataType(First);
+/// A group of gathers or scatters that has the shape of a transposition:
+/// F components of VF lanes, every component accessed.
+struct Plan {
+  GetElementPtrInst *Root;
+  SmallVector<Access, 16> Accesses;           ///< in program order
+  SmallVector<IntrinsicInst *, 16> Component; ///< the last access of each
+  FixedVectorType *VecTy;
+  uint64_t F, ElemBytes;
+  bool Scatters;
+  uint64_t bytes() const { return F * VecTy->getNumElements() * ElemBytes; }
+};
+
+/// Group as a plan, or none if it does not have the shape.
+std::optional<Plan> shape(GetElementPtrInst *Root, ArrayRef<Access> Group, const DataLayout &DL,
+                          LaneSteps &Steps) {
+  FixedVectorType *VecTy = dataType(*Group.front().Call);
   Type *Elem = VecTy->getElementType();
   const unsigned VF = VecTy->getNumElements();
   const uint64_t ElemBytes = DL.getTypeStoreSize(Elem);
   if (!isPowerOf2_32(VF) || VF < 2 || ElemBytes == 0 || ElemBytes != DL.getTypeAllocSize(Elem) ||
       ElemBytes * 8 != DL.getTypeSizeInBits(Elem))
-    return false;
+    return std::nullopt;
   std::optional<uint64_t> Stride = laneStride(Root, DL, Steps);
   if (!Stride || *Stride % ElemBytes != 0)
-    return false;
+    return std::nullopt;
   const uint64_t F = *Stride / ElemBytes;
   if (F < 2 || F > MaxComponents || !isPowerOf2_64(F))
-    return false;
-
+    return std::nullopt;
   // Component c's access: the last one in program order (for scatters, the
   // value memory keeps).
   SmallVector<IntrinsicInst *, 16> Component(F, nullptr);
   for (const Access &A : Group) {
     if (A.Offset % ElemBytes != 0 || A.Offset / ElemBytes >= F)
-      return false;
+      return std::nullopt;
     Component[A.Offset / ElemBytes] = A.Call;
   }
   if (is_contained(Component, nullptr))
-    return false;
+    return std::nullopt;
+  return Plan{Root,
+              SmallVector<Access, 16>(Group.begin(), Group.end()),
+              std::move(Component),
+              VecTy,
+              F,
+              ElemBytes,
+              isScatter(*Group.front().Call)};
+}
 
-  // Nothing between the first and the last access may write memory (nor,
-  // for scatters, read it), but the group itself.
-  const bool Scatters = isScatter(First);
+/// The bytes from lane 0 of A's root to lane 0 of B's, when both are GEPs
+/// from one pointer by the same indices but the vector one, and those two
+/// differ by a constant splat: splat(s) + V and splat(s + k) + V (the
+/// vectorizer's interleaved parts of one induction).
+std::optional<int64_t> rootDistance(GetElementPtrInst &A, GetElementPtrInst &B,
+                                    const DataLayout &DL, ScalarEvolution &SE) {
+  if (A.getPointerOperand() != B.getPointerOperand() ||
+      A.getSourceElementType() != B.getSourceElementType() ||
+      A.getNumIndices() != B.getNumIndices())
+    return std::nullopt;
+  // (the splat's scalar, the rest) of a vector index.
+  auto split = [](Value *Index) -> std::pair<Value *, Value *> {
+    if (Value *S = getSplatValue(Index))
+      return {S, nullptr};
+    Value *X, *Y;
+    if (match(Index, m_Add(m_Value(X), m_Value(Y)))) {
+      if (Value *S = getSplatValue(X))
+        return {S, Y};
+      if (Value *S = getSplatValue(Y))
+        return {S, X};
+    }
+    return {nullptr, Index};
+  };
+  std::optional<int64_t> Distance;
+  auto ItB = gep_type_begin(&B);
+  for (auto ItA = gep_type_begin(&A), End = gep_type_end(&A); ItA != End; ++ItA, ++ItB) {
+    Value *IA = ItA.getOperand(), *IB = ItB.getOperand();
+    if (!IA->getType()->isVectorTy()) {
+      if (IA != IB)
+        return std::nullopt;
+      continue;
+    }
+    auto [SA, VA] = split(IA);
+    auto [SB, VB] = split(IB);
+    if (VA != VB || !SA || !SB || Distance || SA->getType() != SB->getType())
+      return std::nullopt;
+    auto *K = dyn_cast<SCEVConstant>(SE.getMinusSCEV(SE.getSCEV(SB), SE.getSCEV(SA)));
+    if (!K || !ItA.getIndexedType()->isSized())
+      return std::nullopt;
+    Distance = K->getAPInt().getSExtValue() *
+               static_cast<int64_t>(DL.getTypeAllocSize(ItA.getIndexedType()).getFixedSize());
+  }
+  return Distance;
+}
+
+/// Nothing between the plan's first and last access may write memory (nor,
+/// for scatters, read it), but the plan itself and, for scatters, the
+/// scatters Disjoint accepts (another plan's, whose bytes do not overlap).
+bool nothingBetween(const Plan &P, function_ref<bool(Instruction &)> Disjoint) {
   SmallPtrSet<Instruction *, 16> Members;
-  for (const Access &A : Group)
+  for (const Access &A : P.Accesses)
     Members.insert(A.Call);
-  for (Instruction *I = &First; I != &Last; I = I->getNextNode())
-    if (!Members.contains(I) && (Scatters ? I->mayReadOrWriteMemory() : I->mayWriteToMemory()))
+  for (Instruction *I = P.Accesses.front().Call; I != P.Accesses.back().Call; I = I->getNextNode())
+    if (!Members.contains(I) &&
+        (P.Scatters ? I->mayReadOrWriteMemory() && !Disjoint(*I) : I->mayWriteToMemory()))
       return false;
+  return true;
+}
 
+/// Replaces a plan's accesses by F loads or stores and the transposition.
+/// The addresses it leaves unused go to Dead.
+void rewrite(const Plan &P, SmallVectorImpl<WeakTrackingVH> &Dead) {
+  IntrinsicInst &First = *P.Accesses.front().Call, &Last = *P.Accesses.back().Call;
+  Type *Elem = P.VecTy->getElementType();
+  const unsigned VF = P.VecTy->getNumElements();
   AAMDNodes AA = First.getAAMetadata();
-  for (const Access &A : Group)
+  for (const Access &A : P.Accesses)
     AA = AA.merge(A.Call->getAAMetadata());
-  const Align BaseAlign = alignment(*Component[0]);
+  const Align BaseAlign = alignment(*P.Component[0]);
 
-  IRBuilder<> B(Scatters ? &Last : &First);
-  Value *Base = B.CreateExtractElement(Root, B.getInt64(0), "transpose.base");
+  IRBuilder<> B(P.Scatters ? &Last : &First);
+  Value *Base = B.CreateExtractElement(P.Root, B.getInt64(0), "transpose.base");
   auto RegisterPtr = [&](uint64_t R) {
     return R == 0 ? Base : B.CreateConstGEP1_64(Elem, Base, R * VF);
   };
-  auto RegisterAlign = [&](uint64_t R) { return commonAlignment(BaseAlign, R * VF * ElemBytes); };
-
-  if (!Scatters) {
+  auto RegisterAlign = [&](uint64_t R) { return commonAlignment(BaseAlign, R * VF * P.ElemBytes); };
+  if (!P.Scatters) {
     SmallVector<Value *, 16> Regs;
-    for (uint64_t R = 0; R < F; ++R) {
+    for (uint64_t R = 0; R < P.F; ++R) {
       LoadInst *Load =
-          B.CreateAlignedLoad(VecTy, RegisterPtr(R), RegisterAlign(R), "transpose.load");
+          B.CreateAlignedLoad(P.VecTy, RegisterPtr(R), RegisterAlign(R), "transpose.load");
       Load->setAAMetadata(AA);
       Regs.push_back(Load);
     }
     SmallVector<Value *, 16> Streams = deinterleave(B, Regs);
-    for (const Access &A : Group)
-      A.Call->replaceAllUsesWith(Streams[A.Offset / ElemBytes]);
+    for (const Access &A : P.Accesses)
+      A.Call->replaceAllUsesWith(Streams[A.Offset / P.ElemBytes]);
   } else {
     SmallVector<Value *, 16> Streams;
-    for (IntrinsicInst *Call : Component)
+    for (IntrinsicInst *Call : P.Component)
       Streams.push_back(Call->getArgOperand(0));
     SmallVector<Value *, 16> Regs = interleave(B, Streams);
-    for (uint64_t R = 0; R < F; ++R)
+    for (uint64_t R = 0; R < P.F; ++R)
       B.CreateAlignedStore(Regs[R], RegisterPtr(R), RegisterAlign(R))->setAAMetadata(AA);
   }
-  for (const Access &A : Group) {
+  for (const Access &A : P.Accesses) {
     Dead.push_back(pointers(*A.Call));
     A.Call->eraseFromParent();
   }
-  return true;
 }
 
 /// The stride-F extraction of component C: lanes C, C + F, C + 2F, ...
@@ -488,8 +561,9 @@ bool transposeWideStore(StoreInst &Wide, const DataLayout &DL,
 
 } // namespace
 
-PreservedAnalyses ComponentTransposePass::run(Function &F, FunctionAnalysisManager &) {
+PreservedAnalyses ComponentTransposePass::run(Function &F, FunctionAnalysisManager &FAM) {
   const DataLayout &DL = F.getParent()->getDataLayout();
+  ScalarEvolution *SE = nullptr; // asked for only where two scatter groups interleave
   LaneSteps Steps;
   SmallVector<WeakTrackingVH, 32> Dead;
   bool Changed = false;
@@ -516,9 +590,39 @@ PreservedAnalyses ComponentTransposePass::run(Function &F, FunctionAnalysisManag
       Changed |= transposeWideLoad(*Load, DL);
     for (StoreInst *Store : Stores)
       Changed |= transposeWideStore(*Store, DL, Dead);
+
+    // Every plan is checked on the block as it is, then rewritten: a
+    // scatter plan's stores go where its last scatter was, which another
+    // plan's check would otherwise see as a store between its scatters.
+    SmallVector<Plan, 8> Plans;
+    DenseMap<Instruction *, size_t> PlanOf;
     for (auto &[Key, Group] : Groups)
       if (Group.size() >= 2)
-        Changed |= transpose(std::get<0>(Key), Group, DL, Steps, Dead);
+        if (std::optional<Plan> P =
+                shape(cast<GetElementPtrInst>(std::get<0>(Key)), Group, DL, Steps)) {
+          for (const Access &A : P->Accesses)
+            PlanOf[A.Call] = Plans.size();
+          Plans.push_back(std::move(*P));
+        }
+    SmallVector<const Plan *, 8> Qualified;
+    for (const Plan &P : Plans) {
+      auto Disjoint = [&](Instruction &I) {
+        auto It = PlanOf.find(&I);
+        if (It == PlanOf.end() || !Plans[It->second].Scatters)
+          return false;
+        const Plan &Other = Plans[It->second];
+        if (!SE)
+          SE = &FAM.getResult<ScalarEvolutionAnalysis>(F);
+        std::optional<int64_t> D = rootDistance(*P.Root, *Other.Root, DL, *SE);
+        return D && (*D >= static_cast<int64_t>(P.bytes()) ||
+                     -*D >= static_cast<int64_t>(Other.bytes()));
+      };
+      if (nothingBetween(P, Disjoint))
+        Qualified.push_back(&P);
+    }
+    for (const Plan *P : Qualified)
+      rewrite(*P, Dead);
+    Changed |= !Qualified.empty();
   }
   RecursivelyDeleteTriviallyDeadInstructionsPermissive(Dead);
   if (!Changed)

@@ -1749,4 +1749,51 @@ define void @g(ptr %in, ptr %out, <8 x float> %u0, <8 x float> %u1) {
             0u);
 }
 
+// A loop the vectorizer interleaved by two scatters two groups, their
+// scatters alternating: splat(%s) + V and splat(%s + 4) + V, 4 float2s (32
+// bytes) apart, are both transposed; at splat(%s + 1) + V they overlap, and
+// neither moves.
+TEST(PassTest, InterleavedScatterGroupsAreTransposedWhenApart) {
+  for (auto [Distance, Scatters] : {std::pair{4, 0u}, std::pair{1, 4u}}) {
+    std::string Text = R"(
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+declare void @llvm.masked.scatter.v4f32.v4p0(<4 x float>, <4 x ptr>, i32, <4 x i1>)
+define void @f(ptr %out, i64 %s, <4 x float> %a0, <4 x float> %a1, <4 x float> %b0, <4 x float> %b1) {
+entry:
+  %s2 = add i64 %s, DISTANCE
+  %i1 = insertelement <4 x i64> poison, i64 %s, i64 0
+  %sa = shufflevector <4 x i64> %i1, <4 x i64> poison, <4 x i32> zeroinitializer
+  %i2 = insertelement <4 x i64> poison, i64 %s2, i64 0
+  %sb = shufflevector <4 x i64> %i2, <4 x i64> poison, <4 x i32> zeroinitializer
+  %ia = add <4 x i64> %sa, <i64 0, i64 1, i64 2, i64 3>
+  %ib = add <4 x i64> %sb, <i64 0, i64 1, i64 2, i64 3>
+  %ra = getelementptr inbounds <2 x float>, ptr %out, <4 x i64> %ia
+  %rb = getelementptr inbounds <2 x float>, ptr %out, <4 x i64> %ib
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %a0, <4 x ptr> %ra, i32 8, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %b0, <4 x ptr> %rb, i32 8, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  %pa = getelementptr float, <4 x ptr> %ra, i64 1
+  %pb = getelementptr float, <4 x ptr> %rb, i64 1
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %a1, <4 x ptr> %pa, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  call void @llvm.masked.scatter.v4f32.v4p0(<4 x float> %b1, <4 x ptr> %pb, i32 4, <4 x i1> <i1 true, i1 true, i1 true, i1 true>)
+  ret void
+}
+)";
+    Text.replace(Text.find("DISTANCE"), 8, std::to_string(Distance));
+    LLVMContext C;
+    auto M = parse(C, Text.c_str());
+    ASSERT_TRUE(M) << Distance;
+    Function &F = *M->getFunction("f");
+    runOnFunction(ComponentTransposePass(), F);
+    EXPECT_EQ(numMatching(F,
+                          [](Instruction &I) {
+                            auto *Call = dyn_cast<IntrinsicInst>(&I);
+                            return Call && Call->getIntrinsicID() == Intrinsic::masked_scatter;
+                          }),
+              Scatters)
+        << "groups " << Distance << " float2s apart";
+    EXPECT_EQ(numMatching(F, [](Instruction &I) { return isa<StoreInst>(I); }), Scatters ? 0u : 4u)
+        << "groups " << Distance << " float2s apart";
+  }
+}
+
 } // namespace weft::compiler::test
