@@ -158,4 +158,34 @@ TEST(WorkPool, WorkIsLeftToAHostThatKeepsEnqueuingAndRunOnceItIsQuiet) {
   EXPECT_TRUE(eventually([&] { return Done.load(); })) << "nobody ran the work of a quiet host";
 }
 
+
+// Two items ready are parallelism (two queues, an out-of-order queue): the
+// lingering worker takes one even while the host keeps enqueuing, and the
+// host, which never waits here, runs neither.
+TEST(WorkPool, ASecondReadyItemIsTakenWhileTheHostKeepsEnqueuing) {
+  weft::cpu::CpuDevice Dev;
+  if (Dev.properties().ComputeUnits < 2)
+    GTEST_SKIP() << "no worker lingers with one compute unit";
+  std::atomic<bool> Warm{false};
+  Dev.run([&] { Warm = true; });
+  while (!Warm) // no sleep: the worker that ran it lingers
+    std::this_thread::yield();
+  std::atomic<int> Ran{0};
+  std::atomic<bool> OnHost{false};
+  const std::thread::id Host = std::this_thread::get_id();
+  for (int I = 0; I < 2; ++I) {
+    Dev.hostEnqueued();
+    Dev.run([&] {
+      OnHost = OnHost || std::this_thread::get_id() == Host;
+      ++Ran;
+    });
+  }
+  const auto Until = std::chrono::steady_clock::now() + 10s;
+  while (Ran == 0 && std::chrono::steady_clock::now() < Until)
+    Dev.hostEnqueued();
+  EXPECT_GE(Ran.load(), 1) << "two ready items waited for a host that kept enqueuing";
+  EXPECT_TRUE(eventually([&] { return Ran.load() == 2; }));
+  EXPECT_FALSE(OnHost.load());
+}
+
 } // namespace
