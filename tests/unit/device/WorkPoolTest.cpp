@@ -158,7 +158,6 @@ TEST(WorkPool, WorkIsLeftToAHostThatKeepsEnqueuingAndRunOnceItIsQuiet) {
   EXPECT_TRUE(eventually([&] { return Done.load(); })) << "nobody ran the work of a quiet host";
 }
 
-
 // Two items ready are parallelism (two queues, an out-of-order queue): the
 // lingering worker takes one even while the host keeps enqueuing, and the
 // host, which never waits here, runs neither.
