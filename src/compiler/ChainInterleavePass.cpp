@@ -20,6 +20,7 @@
 #include "compiler/ChainInterleavePass.h"
 
 #include "compiler/LoopVersion.h"
+#include "compiler/WorkItemFunction.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
@@ -28,6 +29,7 @@
 #include <llvm/Analysis/LoopIterator.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -157,8 +159,27 @@ bool ChainInterleavePass::preferFullWidth(Function &F, FunctionAnalysisManager &
     return false;
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  const TargetLibraryInfo &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
   bool Chains = false;
-  for (Loop *L : LI.getLoopsInPreorder())
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    // A loop inside a work-item loop that calls a math function with vector
+    // forms: a builtin's loop over the lanes of a double8 or a float16
+    // (BuiltinMacros.h), which the loop vectorizer widens to one call of
+    // the vector form per builtin, as wide as the registers asked for (a
+    // double8 kernel of seven transcendental functions called their 256-bit
+    // forms twice each, and ran at a third of a double kernel's rate).
+    if (L->isInnermost() && !isWorkItemLoop(*L)) {
+      bool InWorkItems = false;
+      for (Loop *P = L->getParentLoop(); P && !InWorkItems; P = P->getParentLoop())
+        InWorkItems = findOptionMDForLoop(P, wi::WorkItemLoopMD) != nullptr;
+      if (InWorkItems)
+        for (BasicBlock *BB : L->blocks())
+          for (Instruction &I : *BB)
+            if (auto *Call = dyn_cast<CallInst>(&I))
+              if (Function *Callee = Call->getCalledFunction())
+                Chains |= TLI.isFunctionVectorizable(Callee->getName());
+      continue;
+    }
     if (isWorkItemLoop(*L)) {
       // A long chain, interleaved here or independent enough already (a
       // split float8 chain), with few memory accesses beside it: bound by
@@ -179,6 +200,7 @@ bool ChainInterleavePass::preferFullWidth(Function &F, FunctionAnalysisManager &
       Chains |= N.Ops >= ComputeBound * std::max(Accesses, 1u) ||
                 (Lanes != 0 && Trips != 0 && Trips % Lanes == 0);
     }
+  }
   if (!Chains)
     return false;
   F.addFnAttr("prefer-vector-width", std::to_string(Widest));

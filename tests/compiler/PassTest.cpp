@@ -1064,6 +1064,62 @@ TEST(PassTest, ComputeBoundChainsAskForTheFullVectorWidth) {
   EXPECT_EQ(F.getInstructionCount(), Size);
 }
 
+// A builtin on a double8 or a float16 loops over the lanes inside the
+// work-item loop (BuiltinMacros.h), and the loop vectorizer widens that
+// loop's math calls to their vector forms: as wide as the function's
+// preferred width. A lane loop calling a function with vector forms asks
+// for the target's widest registers; one calling a function without, and
+// one outside any work-item loop, do not.
+TEST(PassTest, LaneLoopsCallingVectorMathAskForTheFullVectorWidth) {
+  LLVMContext C;
+  auto nest = [](const std::string &Name, const std::string &Callee, bool InWorkItems) {
+    return "define void @" + Name +
+           "(ptr %p, i64 %n) #0 {\nentry:\n  br label %x.loop\n"
+           "x.loop:\n  %x = phi i64 [ 0, %entry ], [ %x.next, %x.latch ]\n"
+           "  br label %lane\n"
+           "lane:\n  %j = phi i64 [ 0, %x.loop ], [ %j.next, %lane ]\n"
+           "  %i = add i64 %x, %j\n"
+           "  %q = getelementptr double, ptr %p, i64 %i\n"
+           "  %v = load double, ptr %q\n"
+           "  %r = call double @" +
+           Callee +
+           "(double %v, double 1.5)\n"
+           "  store double %r, ptr %q\n"
+           "  %j.next = add nuw nsw i64 %j, 1\n  %more = icmp ult i64 %j.next, 8\n"
+           "  br i1 %more, label %lane, label %x.latch, !llvm.loop !2\n"
+           "x.latch:\n  %x.next = add nuw nsw i64 %x, 1\n  %c = icmp ult i64 %x.next, %n\n"
+           "  br i1 %c, label %x.loop, label %exit" +
+           (InWorkItems ? ", !llvm.loop !0" : "") + "\nexit:\n  ret void\n}\n";
+  };
+  const std::string Text = "declare double @pow(double, double) nounwind readnone willreturn\n"
+                           "declare double @opaque(double, double) nounwind readnone willreturn\n" +
+                           nest("lanes", "pow", true) + nest("plain", "opaque", true) +
+                           nest("outside", "pow", false) +
+                           "attributes #0 = { \"target-features\"=\"+avx,+avx2,+fma,+avx512f\" }\n"
+                           "!0 = distinct !{!0, !1}\n!1 = !{!\"" +
+                           wi::WorkItemLoopMD +
+                           "\"}\n"
+                           "!2 = distinct !{!2, !3}\n!3 = !{!\"llvm.loop.unroll.disable\"}\n";
+  auto M = parse(C, Text.c_str());
+  ASSERT_TRUE(M);
+  TargetLibraryInfoImpl TLII(Triple(M->getTargetTriple()));
+  const VecDesc Forms[] = {{"pow", "vpow", ElementCount::getFixed(8)}};
+  TLII.addVectorizableFunctions(Forms);
+  auto widthAfter = [&](const char *Name) {
+    Function &F = *M->getFunction(Name);
+    FunctionAnalysisManager FAM;
+    PassBuilder PB;
+    FAM.registerPass([&] { return TargetLibraryAnalysis(TLII); });
+    PB.registerFunctionAnalyses(FAM);
+    ChainInterleavePass().run(F, FAM);
+    EXPECT_FALSE(verifyFunction(F, &errs()));
+    return F.getFnAttribute("prefer-vector-width").getValueAsString().str();
+  };
+  EXPECT_EQ(widthAfter("lanes"), "512");
+  EXPECT_EQ(widthAfter("plain"), "") << "no vector form to widen";
+  EXPECT_EQ(widthAfter("outside"), "") << "not inside a work-item loop";
+}
+
 // A loop inside a work-item loop that carries a floating-point chain a
 // constant number of times (a double16 kernel's `for (k < 128) v = v * a +
 // b`) is marked for full unrolling; left alone: a loop with an unroll
