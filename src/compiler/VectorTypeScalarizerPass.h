@@ -29,7 +29,10 @@
 // every multiply-add's latency; split, it is eight chains, and vectorized
 // across work-items eight vector chains, whatever the shuffles of its loads
 // and stores cost. Such a loop is split however wide its vectors, and its
-// vectorization forced (llvm.loop.vectorize.enable), past the cost model.
+// vectorization forced (llvm.loop.vectorize.enable), past the cost model;
+// the gathers and interleaved groups its loads and stores become are
+// loads and stores of whole registers again after the vectorizer
+// (ComponentTransposePass).
 // Other functions keep their vectors, which the SLP vectorizer uses as
 // before; the builtins on vectors of 8 lanes or more, and the math builtins
 // on a float4, loop over their lanes, a loop the loop vectorizer widens
