@@ -69,6 +69,18 @@ template <typename PassT> void runOnFunction(PassT Pass, Function &F) {
   EXPECT_FALSE(verifyFunction(F, &errs()));
 }
 
+/// runOnFunction with TLII as the target library: the vector forms of its
+/// functions that a test registered.
+template <typename PassT>
+void runWithLibrary(PassT Pass, Function &F, TargetLibraryInfoImpl &TLII) {
+  FunctionAnalysisManager FAM;
+  PassBuilder PB;
+  FAM.registerPass([&] { return TargetLibraryAnalysis(TLII); });
+  PB.registerFunctionAnalyses(FAM);
+  Pass.run(F, FAM);
+  EXPECT_FALSE(verifyFunction(F, &errs()));
+}
+
 unsigned numMatching(Function &F, function_ref<bool(Instruction &)> Pred) {
   unsigned N = 0;
   for (Instruction &I : instructions(F))
@@ -573,12 +585,7 @@ define <2 x double> @f(<2 x double> %x, <2 x double> %y, double %z) {
   const VecDesc Forms[] = {{"atan", "vatan", ElementCount::getFixed(2)},
                            {"atan2", "vatan2", ElementCount::getFixed(2)}};
   TLII.addVectorizableFunctions(Forms);
-  FunctionAnalysisManager FAM;
-  PassBuilder PB;
-  FAM.registerPass([&] { return TargetLibraryAnalysis(TLII); });
-  PB.registerFunctionAnalyses(FAM);
-  LaneCallPackingPass().run(F, FAM);
-  EXPECT_FALSE(verifyFunction(F, &errs()));
+  runWithLibrary(LaneCallPackingPass(), F, TLII);
   std::map<std::string, unsigned> Callees;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I))
@@ -1107,12 +1114,7 @@ TEST(PassTest, LaneLoopsCallingVectorMathAskForTheFullVectorWidth) {
   TLII.addVectorizableFunctions(Forms);
   auto widthAfter = [&](const char *Name) {
     Function &F = *M->getFunction(Name);
-    FunctionAnalysisManager FAM;
-    PassBuilder PB;
-    FAM.registerPass([&] { return TargetLibraryAnalysis(TLII); });
-    PB.registerFunctionAnalyses(FAM);
-    ChainInterleavePass().run(F, FAM);
-    EXPECT_FALSE(verifyFunction(F, &errs()));
+    runWithLibrary(ChainInterleavePass(), F, TLII);
     return F.getFnAttribute("prefer-vector-width").getValueAsString().str();
   };
   EXPECT_EQ(widthAfter("lanes"), "512");
