@@ -1,8 +1,8 @@
 // ComponentTransposePass (see the header). In each block, the gathers (or
 // scatters) with every lane enabled whose addresses are one vector of
 // pointers Root plus a constant offset are grouped by Root. Root must be a
-// GEP from one scalar pointer whose last index alone is a vector, its lanes
-// S bytes apart (a constant: the index's lane step, found through adds,
+// GEP from one scalar pointer with one vector index, only constants after
+// it, its lanes S bytes apart (a constant: the index's lane step, found through adds,
 // subtracts, constant multiples and shifts, splats and the vectorizer's
 // induction PHIs, times the indexed type's size). When the group's element
 // type is E bytes, F = S / E is a power of two, and the offsets cover
@@ -25,6 +25,13 @@
 // Scatters are the inverse: the components are interleaved two streams at
 // a time (shuffles of low and high halves), log2(F) rounds, and stored as
 // F vectors at the last scatter's place.
+//
+// The vectorizer's interleaved groups get the same networks: a wide load
+// of F * VF elements whose every use extracts one component (lanes c,
+// c + F, ...) becomes F loads of VF lanes and the deinterleaving; a wide
+// store of one shuffle that interleaves F components (concatenated by
+// shuffles, which the pass follows down to them) becomes the interleaving
+// and F stores. Both stay where the wide access was.
 //
 // The loads go where the group's first gather was, the stores where its
 // last scatter was; nothing between them may write memory (gathers), or
