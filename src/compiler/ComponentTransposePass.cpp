@@ -290,6 +290,47 @@ SmallVector<Value *, 16> interleave(IRBuilderBase &B, ArrayRef<Value *> Streams)
   return Out;
 }
 
+/// The bytes of an Elem when they hold exactly its bits (no padding, as a
+/// float's or an i64's), else 0: only such elements make a contiguous row
+/// of whole registers.
+uint64_t wholeBytes(Type *Elem, const DataLayout &DL) {
+  const uint64_t Bytes = DL.getTypeStoreSize(Elem);
+  return Bytes * 8 == DL.getTypeSizeInBits(Elem) && Bytes == DL.getTypeAllocSize(Elem) ? Bytes : 0;
+}
+
+/// The address of register R of a row of registers of RegTy from Base,
+/// and its alignment, Base's being BaseAlign. (The elements are whole
+/// bytes, wholeBytes: their bits tell their size.)
+std::pair<Value *, Align> registerAt(IRBuilderBase &B, FixedVectorType *RegTy, Value *Base,
+                                     Align BaseAlign, uint64_t R) {
+  const uint64_t Elements = R * RegTy->getNumElements();
+  Value *Ptr = R == 0 ? Base : B.CreateConstGEP1_64(RegTy->getElementType(), Base, Elements);
+  return {Ptr, commonAlignment(BaseAlign, Elements * RegTy->getScalarSizeInBits() / 8)};
+}
+
+/// F registers of RegTy loaded from Base on, in memory order.
+SmallVector<Value *, 16> loadRegisters(IRBuilderBase &B, FixedVectorType *RegTy, Value *Base,
+                                       Align BaseAlign, uint64_t F, const AAMDNodes &AA) {
+  SmallVector<Value *, 16> Regs;
+  for (uint64_t R = 0; R < F; ++R) {
+    auto [Ptr, RegAlign] = registerAt(B, RegTy, Base, BaseAlign, R);
+    LoadInst *Load = B.CreateAlignedLoad(RegTy, Ptr, RegAlign, "transpose.load");
+    Load->setAAMetadata(AA);
+    Regs.push_back(Load);
+  }
+  return Regs;
+}
+
+/// Regs stored from Base on, in memory order.
+void storeRegisters(IRBuilderBase &B, ArrayRef<Value *> Regs, Value *Base, Align BaseAlign,
+                    const AAMDNodes &AA) {
+  auto *RegTy = cast<FixedVectorType>(Regs.front()->getType());
+  for (uint64_t R = 0; R < Regs.size(); ++R) {
+    auto [Ptr, RegAlign] = registerAt(B, RegTy, Base, BaseAlign, R);
+    B.CreateAlignedStore(Regs[R], Ptr, RegAlign)->setAAMetadata(AA);
+  }
+}
+
 /// A group of gathers or scatters that has the shape of a transposition:
 /// F components of VF lanes, every component accessed.
 struct Plan {
@@ -306,11 +347,9 @@ struct Plan {
 std::optional<Plan> shape(GetElementPtrInst *Root, ArrayRef<Access> Group, const DataLayout &DL,
                           LaneSteps &Steps) {
   FixedVectorType *VecTy = dataType(*Group.front().Call);
-  Type *Elem = VecTy->getElementType();
   const unsigned VF = VecTy->getNumElements();
-  const uint64_t ElemBytes = DL.getTypeStoreSize(Elem);
-  if (!isPowerOf2_32(VF) || VF < 2 || ElemBytes == 0 || ElemBytes != DL.getTypeAllocSize(Elem) ||
-      ElemBytes * 8 != DL.getTypeSizeInBits(Elem))
+  const uint64_t ElemBytes = wholeBytes(VecTy->getElementType(), DL);
+  if (!isPowerOf2_32(VF) || VF < 2 || ElemBytes == 0)
     return std::nullopt;
   std::optional<uint64_t> Stride = laneStride(Root, DL, Steps);
   if (!Stride || *Stride % ElemBytes != 0)
@@ -400,8 +439,6 @@ bool nothingBetween(const Plan &P, function_ref<bool(Instruction &)> Disjoint) {
 /// The addresses it leaves unused go to Dead.
 void rewrite(const Plan &P, SmallVectorImpl<WeakTrackingVH> &Dead) {
   IntrinsicInst &First = *P.Accesses.front().Call, &Last = *P.Accesses.back().Call;
-  Type *Elem = P.VecTy->getElementType();
-  const unsigned VF = P.VecTy->getNumElements();
   AAMDNodes AA = First.getAAMetadata();
   for (const Access &A : P.Accesses)
     AA = AA.merge(A.Call->getAAMetadata());
@@ -409,28 +446,16 @@ void rewrite(const Plan &P, SmallVectorImpl<WeakTrackingVH> &Dead) {
 
   IRBuilder<> B(P.Scatters ? &Last : &First);
   Value *Base = B.CreateExtractElement(P.Root, B.getInt64(0), "transpose.base");
-  auto RegisterPtr = [&](uint64_t R) {
-    return R == 0 ? Base : B.CreateConstGEP1_64(Elem, Base, R * VF);
-  };
-  auto RegisterAlign = [&](uint64_t R) { return commonAlignment(BaseAlign, R * VF * P.ElemBytes); };
   if (!P.Scatters) {
-    SmallVector<Value *, 16> Regs;
-    for (uint64_t R = 0; R < P.F; ++R) {
-      LoadInst *Load =
-          B.CreateAlignedLoad(P.VecTy, RegisterPtr(R), RegisterAlign(R), "transpose.load");
-      Load->setAAMetadata(AA);
-      Regs.push_back(Load);
-    }
-    SmallVector<Value *, 16> Streams = deinterleave(B, Regs);
+    SmallVector<Value *, 16> Streams =
+        deinterleave(B, loadRegisters(B, P.VecTy, Base, BaseAlign, P.F, AA));
     for (const Access &A : P.Accesses)
       A.Call->replaceAllUsesWith(Streams[A.Offset / P.ElemBytes]);
   } else {
     SmallVector<Value *, 16> Streams;
     for (IntrinsicInst *Call : P.Component)
       Streams.push_back(Call->getArgOperand(0));
-    SmallVector<Value *, 16> Regs = interleave(B, Streams);
-    for (uint64_t R = 0; R < P.F; ++R)
-      B.CreateAlignedStore(Regs[R], RegisterPtr(R), RegisterAlign(R))->setAAMetadata(AA);
+    storeRegisters(B, interleave(B, Streams), Base, BaseAlign, AA);
   }
   for (const Access &A : P.Accesses) {
     Dead.push_back(pointers(*A.Call));
@@ -456,9 +481,7 @@ bool transposeWideLoad(LoadInst &Wide, const DataLayout &DL) {
   if (!WideTy || !Wide.isSimple() || Wide.use_empty())
     return false;
   const unsigned N = WideTy->getNumElements();
-  Type *Elem = WideTy->getElementType();
-  const uint64_t ElemBytes = DL.getTypeStoreSize(Elem);
-  if (ElemBytes * 8 != DL.getTypeSizeInBits(Elem) || ElemBytes != DL.getTypeAllocSize(Elem))
+  if (!wholeBytes(WideTy->getElementType(), DL))
     return false;
   unsigned VF = 0;
   SmallVector<std::pair<ShuffleVectorInst *, unsigned>, 16> Uses; // (use, component)
@@ -482,17 +505,9 @@ bool transposeWideLoad(LoadInst &Wide, const DataLayout &DL) {
   if (F > MaxComponents)
     return false;
   IRBuilder<> B(&Wide);
-  auto *RegTy = FixedVectorType::get(Elem, VF);
-  SmallVector<Value *, 16> Regs;
-  for (unsigned R = 0; R < F; ++R) {
-    Value *Ptr = R == 0 ? Wide.getPointerOperand()
-                        : B.CreateConstGEP1_64(Elem, Wide.getPointerOperand(), R * VF);
-    LoadInst *Load = B.CreateAlignedLoad(
-        RegTy, Ptr, commonAlignment(Wide.getAlign(), R * VF * ElemBytes), "transpose.load");
-    Load->setAAMetadata(Wide.getAAMetadata());
-    Regs.push_back(Load);
-  }
-  SmallVector<Value *, 16> Streams = deinterleave(B, Regs);
+  SmallVector<Value *, 16> Streams = deinterleave(
+      B, loadRegisters(B, FixedVectorType::get(WideTy->getElementType(), VF),
+                       Wide.getPointerOperand(), Wide.getAlign(), F, Wide.getAAMetadata()));
   for (auto [Shuffle, C] : Uses) {
     Shuffle->replaceAllUsesWith(Streams[C]);
     Shuffle->eraseFromParent();
@@ -529,8 +544,7 @@ bool transposeWideStore(StoreInst &Wide, const DataLayout &DL,
   auto *WideTy = cast<FixedVectorType>(Interleaved->getType());
   const unsigned N = WideTy->getNumElements();
   Type *Elem = WideTy->getElementType();
-  const uint64_t ElemBytes = DL.getTypeStoreSize(Elem);
-  if (ElemBytes * 8 != DL.getTypeSizeInBits(Elem) || ElemBytes != DL.getTypeAllocSize(Elem))
+  if (!wholeBytes(Elem, DL))
     return false;
   // The components' type: what lane 0 comes from, below the shuffles.
   Value *V = Interleaved;
@@ -554,13 +568,8 @@ bool transposeWideStore(StoreInst &Wide, const DataLayout &DL,
     Streams[C] = Leaf;
   }
   IRBuilder<> B(&Wide);
-  SmallVector<Value *, 16> Regs = interleave(B, Streams);
-  for (unsigned R = 0; R < F; ++R) {
-    Value *Ptr = R == 0 ? Wide.getPointerOperand()
-                        : B.CreateConstGEP1_64(Elem, Wide.getPointerOperand(), R * VF);
-    B.CreateAlignedStore(Regs[R], Ptr, commonAlignment(Wide.getAlign(), R * VF * ElemBytes))
-        ->setAAMetadata(Wide.getAAMetadata());
-  }
+  storeRegisters(B, interleave(B, Streams), Wide.getPointerOperand(), Wide.getAlign(),
+                 Wide.getAAMetadata());
   Dead.push_back(Interleaved);
   Wide.eraseFromParent();
   return true;
