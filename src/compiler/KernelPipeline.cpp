@@ -48,10 +48,9 @@
 //     Last in it, after the vectorizers, ComponentTransposePass loads and
 //     stores the components of wide vector types that the loop vectorizer
 //     gathered and scattered whole, and transposes them in registers;
-//     LaneCallPackingPass makes the
-//     per-lane libm calls they left of a small vector one vector call, and
-//     VectorFremPass computes the vector frems they made (fmod, remainder,
-//     remquo) in vector registers.
+//     LaneCallPackingPass makes the per-lane libm calls they left of a
+//     small vector one vector call, and VectorFremPass computes the vector
+//     frems they made (fmod, remainder, remquo) in vector registers.
 #include "compiler/KernelPipeline.h"
 
 #include "builtins/BuiltinBitcode.h"
@@ -321,9 +320,9 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   // components become whole-vector loads and stores and a transposition
   // (WEFT_NO_COMPONENT_TRANSPOSE=1 keeps them, to measure it); a double2
   // builtin's per-lane libm calls become one call of the vector form;
-  // vector frems are computed in vector
-  // registers rather than one fmod call per lane, whose step needs a fused
-  // multiply-add that is one instruction.
+  // vector frems are computed in vector registers rather than one fmod
+  // call per lane, whose step needs a fused multiply-add that is one
+  // instruction.
   const bool Fma = TM.getMCSubtargetInfo()->checkFeatures("+fma");
   PB.registerOptimizerLastEPCallback([Fma](ModulePassManager &MPM, OptimizationLevel) {
     if (!std::getenv("WEFT_NO_COMPONENT_TRANSPOSE"))

@@ -26,6 +26,15 @@ template <typename P> bool eventually(P Pred) {
   return true;
 }
 
+/// Runs one item and returns as soon as it ran, without sleeping: the
+/// worker that ran it lingers (polls the ready list) for 50 us after.
+void wakeALingeringWorker(weft::cpu::CpuDevice &Dev) {
+  std::atomic<bool> Ran{false};
+  Dev.run([&] { Ran = true; });
+  while (!Ran)
+    std::this_thread::yield();
+}
+
 /// Keeps every worker of a device inside a job until release().
 class BusyWorkers {
 public:
@@ -104,10 +113,8 @@ TEST(WorkPool, ALongJobOfTheLingeringWorkerHoldsNoLaterWorkBack) {
   weft::cpu::CpuDevice Dev;
   if (Dev.properties().ComputeUnits < 2)
     GTEST_SKIP() << "no worker lingers with one compute unit";
-  std::atomic<bool> Warm{false}, Started{false}, SawLater{false}, Ended{false}, Later{false};
-  Dev.run([&] { Warm = true; });
-  while (!Warm) // no sleep: the worker that ran it lingers for 50 us
-    std::this_thread::yield();
+  std::atomic<bool> Started{false}, SawLater{false}, Ended{false}, Later{false};
+  wakeALingeringWorker(Dev);
   Dev.run([&] {
     Started = true;
     const auto Until = std::chrono::steady_clock::now() + 5s;
@@ -133,10 +140,8 @@ TEST(WorkPool, WorkIsLeftToAHostThatKeepsEnqueuingAndRunOnceItIsQuiet) {
     GTEST_SKIP() << "no worker lingers with one compute unit";
   bool RanOnHost = false;
   for (int Attempt = 0; Attempt < 10 && !RanOnHost; ++Attempt) {
-    std::atomic<bool> Warm{false}, Done{false};
-    Dev.run([&] { Warm = true; });
-    while (!Warm) // no sleep: the worker that ran it lingers
-      std::this_thread::yield();
+    std::atomic<bool> Done{false};
+    wakeALingeringWorker(Dev);
     std::thread::id RanOn;
     Dev.hostEnqueued();
     Dev.run([&] {
@@ -165,10 +170,7 @@ TEST(WorkPool, ASecondReadyItemIsTakenWhileTheHostKeepsEnqueuing) {
   weft::cpu::CpuDevice Dev;
   if (Dev.properties().ComputeUnits < 2)
     GTEST_SKIP() << "no worker lingers with one compute unit";
-  std::atomic<bool> Warm{false};
-  Dev.run([&] { Warm = true; });
-  while (!Warm) // no sleep: the worker that ran it lingers
-    std::this_thread::yield();
+  wakeALingeringWorker(Dev);
   std::atomic<int> Ran{0};
   std::atomic<bool> OnHost{false};
   const std::thread::id Host = std::this_thread::get_id();
