@@ -1,6 +1,6 @@
-// A fresh LLVMContext for one build (or one part of a build, ParallelBackend)
-// whose diagnostics go into the build log: LLVM's default handler would
-// print them and exit the process on an error.
+// A fresh LLVMContext for one build whose diagnostics go into the build
+// log (LLVM's default handler would print them and exit the process on an
+// error), and the guard that keeps the process's first compiles apart.
 #pragma once
 
 #include <llvm/IR/DiagnosticInfo.h>
@@ -8,7 +8,9 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace weft::compiler {
@@ -44,6 +46,34 @@ struct Session {
 
   std::unique_ptr<llvm::LLVMContext> Context;
   DiagnosticSink Sink;
+};
+
+/// Holds every build and every code generation back until one code
+/// generation has finished in this process. The first build and the first
+/// O3 and code generation create LLVM's and Clang's lazily built
+/// process-wide singletons (managed statics, timer groups, option tables,
+/// pass registries); some of those are not safe to create from several
+/// threads at once, and the others use atomics inside libLLVM that
+/// ThreadSanitizer cannot see. Once a holder has compiled a kernel with
+/// O3 (compiledCode()), compiles run concurrently.
+class FirstCompileGuard {
+public:
+  FirstCompileGuard() : Lock(Mutex, std::defer_lock) {
+    if (!Warm.load(std::memory_order_acquire))
+      Lock.lock();
+  }
+  FirstCompileGuard(const FirstCompileGuard &) = delete;
+  FirstCompileGuard &operator=(const FirstCompileGuard &) = delete;
+  /// The holder ran O3 and code generation to the end.
+  void compiledCode() {
+    if (Lock.owns_lock())
+      Warm.store(true, std::memory_order_release);
+  }
+
+private:
+  static inline std::mutex Mutex;
+  static inline std::atomic<bool> Warm{false};
+  std::unique_lock<std::mutex> Lock;
 };
 
 } // namespace weft::compiler

@@ -24,7 +24,7 @@ namespace weft::compiler {
 
 namespace {
 
-constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '6'};
+constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '7'};
 
 /// The GNU build ID of the ELF object that contains this function (libweft.so,
 /// or a test executable linking the compiler), in hex; "" if it has none.
@@ -280,7 +280,7 @@ std::optional<CachedBuild> DiskCache::load(const std::string &Key) const {
   CachedBuild B;
   if (!R.bytes(StoredKey) || StoredKey != Key || !R.bytes(B.Log) ||
       !R.number(B.GlobalVariableSize) || !R.bytes(B.Linked) || !R.u64(NumObjects) ||
-      NumObjects == 0 || NumObjects > 65536)
+      NumObjects > 65536)
     return std::nullopt;
   B.Objects.resize(NumObjects);
   for (std::vector<unsigned char> &Object : B.Objects)
@@ -298,8 +298,11 @@ std::optional<CachedBuild> DiskCache::load(const std::string &Key) const {
   for (auto &[InputPath, Hash] : B.Inputs)
     if (!R.bytes(InputPath) || !R.bytes(Hash))
       return std::nullopt;
-  if (!R.bytes(B.PreparedIR) || !R.done())
+  uint64_t Flags;
+  if (!R.bytes(B.PreparedIR) || !R.u64(Flags) || Flags > 3 || !R.done())
     return std::nullopt;
+  B.OptDisable = Flags & 1;
+  B.Specializable = Flags & 2;
   for (const auto &[InputPath, Hash] : B.Inputs)
     if (fileHash(InputPath) != Hash)
       return std::nullopt;
@@ -327,6 +330,7 @@ void DiskCache::store(const std::string &Key, const CachedBuild &B) const {
     W.bytes(Hash);
   }
   W.bytes(B.PreparedIR);
+  W.u64((B.OptDisable ? 1 : 0) | (B.Specializable ? 2 : 0));
   std::array<uint8_t, 32> Sum = SHA256::hash(
       ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(W.Bytes.data()), W.Bytes.size()));
   W.Bytes.append(reinterpret_cast<const char *>(Sum.data()), Sum.size());

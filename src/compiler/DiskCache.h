@@ -1,8 +1,11 @@
-// The on-disk kernel cache: built programs as object code plus everything
-// the runtime needs besides (kernel descriptions, log, global variable
-// size, the translated module of an IL build), keyed by what determines the
-// build, so that building the same program in a later process skips the
-// front end, the kernel pipeline and code generation.
+// The on-disk kernel cache: built programs as their prepared module plus
+// everything the runtime needs besides (kernel descriptions, log, global
+// variable size, the translated module of an IL build), keyed by what
+// determines the build, so that building the same program in a later
+// process skips the front end and the kernel pipeline; and the object code
+// of each kernel compiled since, in an entry of its own keyed by the
+// program's key and the kernel's name, so that its launch skips code
+// generation too.
 //
 // The key hashes (SHA-256) the build's inputs (source or SPIR-V and
 // specialization constants, options) with the compiler's identity (the GNU
@@ -38,19 +41,25 @@
 
 namespace weft::compiler {
 
-/// A build as the cache keeps it.
+/// A build as the cache keeps it (ProgramParts.h): the prepared program
+/// and its variables part; or, in an entry of its own, the object of one
+/// of its kernels (Objects alone).
 struct CachedBuild {
   std::vector<rt::KernelDesc> Kernels;
   std::string Log;
   size_t GlobalVariableSize = 0;
   std::vector<unsigned char> Linked;
-  /// The program's objects (one per part, ParallelBackend).
+  /// The variables part's object, if the program has one; a kernel's
+  /// entry: the kernel's object.
   std::vector<std::vector<unsigned char>> Objects;
   /// Files the build read: path and SHA-256 of the contents.
   std::vector<std::pair<std::string, std::string>> Inputs;
-  /// The program as the kernel pipeline prepared it, for image
-  /// specializations (JitExecutable::specialize); empty if it has none.
+  /// The program as the kernel pipeline prepared it, made splittable, from
+  /// which its kernels are compiled (JitExecutable::lookup).
   std::vector<unsigned char> PreparedIR;
+  /// PreparedProgram's flags.
+  bool OptDisable = false;
+  bool Specializable = false;
 };
 
 class DiskCache {

@@ -2,44 +2,47 @@
 // independent (release = destroy the JIT); symbols the program does not
 // define resolve against the host process, libm (sinf, ...), libmvec
 // (_ZGVdN8v_sinf, ...) and SLEEF (Sleef_sind4_u10avx2, ...), but for fmod
-// and fmodf, which are Weft's (ExactFmod.h). The JIT links
-// object code, not IR: a fresh build generates it (compile), a cached build
-// reads it from the disk cache, and both take the same path from there.
+// and fmodf, which are Weft's (ExactFmod.h). The JIT links object code, not
+// IR: the variables part comes with the build (or the disk cache), and a
+// kernel's part is compiled at its first lookup, or read from the disk
+// cache when an earlier process compiled it (ProgramParts.h).
 #include "compiler/JitExecutable.h"
 
+#include "compiler/CompilerSession.h"
 #include "compiler/CrashRecovery.h"
 #include "compiler/ExactFmod.h"
 #include "compiler/ImageDescriptorPass.h"
 #include "compiler/KernelPipeline.h"
 #include "compiler/LocalSizeSpecialization.h"
+#include "compiler/ProgramParts.h"
 #include "compiler/VectorMath.h"
 #include "compiler/WorkItemFunction.h"
 
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
-#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
-#include <llvm/Transforms/IPO/GlobalDCE.h>
 
 #include <sleef.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace llvm;
 
 namespace weft::compiler {
 
-std::unique_ptr<JitExecutable>
-JitExecutable::create(orc::JITTargetMachineBuilder JTMB,
-                      const std::vector<std::vector<unsigned char>> &Objects,
-                      const std::vector<std::string> &KernelNames, std::string &Log,
-                      std::vector<unsigned char> PreparedIR) {
+std::unique_ptr<JitExecutable> JitExecutable::create(orc::JITTargetMachineBuilder JTMB,
+                                                     PreparedProgram P,
+                                                     std::optional<KernelObjectCache> Cache,
+                                                     std::string &Log) {
   auto Exe = std::unique_ptr<JitExecutable>(new JitExecutable());
   Exe->Target = std::make_unique<orc::JITTargetMachineBuilder>(JTMB);
-  Exe->PreparedIR = std::move(PreparedIR);
+  Exe->Program = std::move(P);
+  Exe->Cache = std::move(Cache);
   auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(JTMB)).create();
   if (!J) {
     Log += "error: cannot create the JIT: " + toString(J.takeError()) + "\n";
@@ -93,23 +96,16 @@ JitExecutable::create(orc::JITTargetMachineBuilder JTMB,
   if (!addSearch(orc::DynamicLibrarySearchGenerator::Load(VectorMath::SleefLibraryName, Prefix),
                  "load SLEEF"))
     return nullptr;
-  for (const std::vector<unsigned char> &Object : Objects) {
+  if (!Exe->Program.Variables.empty()) {
     auto Buffer = MemoryBuffer::getMemBufferCopy(
-        StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), "weft-program");
+        StringRef(reinterpret_cast<const char *>(Exe->Program.Variables.data()),
+                  Exe->Program.Variables.size()),
+        "weft-variables");
     if (Error E = Exe->Jit->addObjectFile(std::move(Buffer))) {
-      Log += "error: cannot add the program to the JIT: " + toString(std::move(E)) + "\n";
+      Log +=
+          "error: cannot add the program's variables to the JIT: " + toString(std::move(E)) + "\n";
       return nullptr;
     }
-  }
-  for (const std::string &Name : KernelNames) {
-    auto Addr = Exe->Jit->lookup(std::string(wi::WorkGroupPrefix) + Name);
-    if (!Addr) {
-      std::lock_guard<std::mutex> Lock(Exe->SessionErrors->Mutex);
-      Log += Exe->SessionErrors->Text + "error: cannot compile kernel '" + Name +
-             "': " + toString(Addr.takeError()) + "\n";
-      return nullptr;
-    }
-    Exe->Functions[Name] = Addr->toPtr<rt::WorkGroupFn>();
   }
   return Exe;
 }
@@ -125,16 +121,56 @@ std::vector<unsigned char> JitExecutable::compile(Module &M, TargetMachine &TM, 
   return std::vector<unsigned char>(Bytes.begin(), Bytes.end());
 }
 
-rt::WorkGroupFn JitExecutable::lookup(const std::string &KernelName) const {
-  auto It = Functions.find(KernelName);
-  return It == Functions.end() ? nullptr : It->second;
+bool JitExecutable::resolves(const std::vector<std::string> &Names, std::string &Log) {
+  bool All = true;
+  for (const std::string &Name : Names)
+    if (auto Addr = Jit->lookup(Name); !Addr) {
+      consumeError(Addr.takeError());
+      Log += "error: function '" + Name + "' is called but the program does not define it\n";
+      All = false;
+    }
+  // The session's reports of the same misses say nothing more.
+  std::lock_guard<std::mutex> Lock(SessionErrors->Mutex);
+  SessionErrors->Text.clear();
+  return All;
+}
+
+bool JitExecutable::defines(const std::string &KernelName) const {
+  return std::find(Program.Kernels.begin(), Program.Kernels.end(), KernelName) !=
+         Program.Kernels.end();
+}
+
+rt::Result<rt::WorkGroupFn> JitExecutable::lookup(const std::string &KernelName) {
+  if (!defines(KernelName))
+    return rt::makeError(CL_INVALID_KERNEL_NAME, "the program has no kernel " + KernelName);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (auto It = Functions.find(KernelName); It != Functions.end())
+    return It->second;
+  std::string Log;
+  rt::WorkGroupFn Fn = nullptr;
+  {
+    FirstCompileGuard Guard;
+    // A compiler crash fails this kernel alone, for good.
+    if (!runRecoverably([&] { Fn = compileKernel(KernelName, {}, Log); })) {
+      Fn = nullptr;
+      Log = CrashedBuildMessage;
+    }
+    if (Fn && !Program.OptDisable)
+      Guard.compiledCode();
+  }
+  rt::Result<rt::WorkGroupFn> Out =
+      Fn ? rt::Result<rt::WorkGroupFn>(Fn)
+         : rt::makeError(CL_INVALID_PROGRAM_EXECUTABLE,
+                         "kernel " + KernelName + " could not be compiled:\n" + Log);
+  Functions.emplace(KernelName, Out);
+  return Out;
 }
 
 rt::WorkGroupFn JitExecutable::specialize(const std::string &KernelName,
                                           const rt::Specialization &S) {
-  if (PreparedIR.empty() || S.empty())
+  if (!Program.Specializable || S.empty() || !defines(KernelName))
     return nullptr;
-  std::lock_guard<std::mutex> Lock(SpecializeMutex);
+  std::lock_guard<std::mutex> Lock(Mutex);
   return specializeLocked(KernelName, S);
 }
 
@@ -153,91 +189,107 @@ rt::WorkGroupFn JitExecutable::specializeLocked(const std::string &KernelName,
   // A compiler crash loses only the specialization (kept as nullptr, so not
   // tried again): the generic function serves.
   rt::WorkGroupFn Fn = nullptr;
-  if (!runRecoverably([&] { Fn = compileSpecialized(KernelName, S); }))
-    Fn = nullptr;
+  std::string Log;
+  {
+    FirstCompileGuard Guard;
+    if (!runRecoverably([&] { Fn = compileKernel(KernelName, S, Log); }))
+      Fn = nullptr;
+    if (Fn)
+      Guard.compiledCode();
+  }
   Entry.Compiled = true;
   Entry.Fn = Fn;
   return Fn;
 }
 
-rt::WorkGroupFn JitExecutable::compileSpecialized(const std::string &KernelName,
-                                                  const rt::Specialization &S) {
-  LLVMContext Context;
-  auto Buffer = MemoryBuffer::getMemBuffer(
-      StringRef(reinterpret_cast<const char *>(PreparedIR.data()), PreparedIR.size()),
-      "weft-prepared", /*RequiresNullTerminator=*/false);
-  Expected<std::unique_ptr<Module>> M = parseBitcodeFile(*Buffer, Context);
-  if (!M) {
-    consumeError(M.takeError());
+std::string JitExecutable::cacheKey(const std::string &KernelName) {
+  if (ModuleDigest.empty())
+    ModuleDigest = DiskCache::hash(std::string_view(
+        reinterpret_cast<const char *>(Program.Module.data()), Program.Module.size()));
+  return DiskCache::key(Cache->Target,
+                        {"kernel", ModuleDigest, Program.OptDisable ? "-O0" : "", KernelName});
+}
+
+rt::WorkGroupFn JitExecutable::addObject(const std::vector<unsigned char> &Object,
+                                         const std::string &Symbol, std::string &Log) {
+  auto Buffer = MemoryBuffer::getMemBufferCopy(
+      StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), Symbol);
+  if (Error E = Jit->addObjectFile(std::move(Buffer))) {
+    Log += "error: cannot add the kernel to the JIT: " + toString(std::move(E)) + "\n";
     return nullptr;
   }
-  const std::string Name = std::string(wi::WorkGroupPrefix) + KernelName;
-  Function *WG = (*M)->getFunction(Name);
-  if (!WG || WG->isDeclaration())
-    return nullptr;
-  // Only this work-group function is defined here: the other kernels and
-  // the program's mutable program-scope variables are the program's
-  // object's, already in the JIT, and named from here. Constants (the
-  // program's __constant data, the built-ins' tables) are copied: a
-  // program built in parts (ParallelBackend) has a private copy of them in
-  // each part and exports none.
-  for (Function &F : **M)
-    if (&F != WG && !F.isDeclaration() && !F.hasLocalLinkage())
-      F.deleteBody();
-  for (GlobalVariable &G : (*M)->globals()) {
-    if (G.isDeclaration() || G.hasLocalLinkage())
-      continue;
-    if (G.isConstant()) {
-      G.setLinkage(GlobalValue::InternalLinkage);
-      G.setComdat(nullptr);
-      continue;
-    }
-    G.setInitializer(nullptr);
-    G.setLinkage(GlobalValue::ExternalLinkage);
-  }
-  // What only the other kernels called goes first: specializeLocalSize
-  // then sees every internal function called from WG alone.
-  {
-    ModulePassManager MPM;
-    MPM.addPass(GlobalDCEPass());
-    KernelPipeline::runModulePasses(**M, MPM);
-  }
-  ImageDescriptorPass::specialize(*WG, S.Formats);
-  if (S.LocalSize[0] != 0)
-    specializeLocalSize(*WG, S.LocalSize);
-  const std::string SpecializedName = Name + ".specialized" + std::to_string(++Compiles);
-  WG->setName(SpecializedName);
-  auto TM = Target->createTargetMachine();
-  if (!TM) {
-    consumeError(TM.takeError());
-    return nullptr;
-  }
-  // WEFT_DUMP_IR=pre and =1: the module as O3 gets it and as the JIT does,
-  // as for builds (KernelPipeline.cpp).
-  const char *Dump = std::getenv("WEFT_DUMP_IR");
-  if (Dump && StringRef(Dump) == "pre")
-    (*M)->print(errs(), nullptr);
-  KernelPipeline::optimize(**M, **TM);
-  std::string Log;
-  if (!KernelPipeline::verifyOptimized(**M, Log))
-    return nullptr;
-  if (Dump && StringRef(Dump) == "1")
-    (*M)->print(errs(), nullptr);
-  std::vector<unsigned char> Object = compile(**M, **TM, Log);
-  if (Object.empty())
-    return nullptr;
-  auto ObjectBuffer = MemoryBuffer::getMemBufferCopy(
-      StringRef(reinterpret_cast<const char *>(Object.data()), Object.size()), SpecializedName);
-  if (Error E = Jit->addObjectFile(std::move(ObjectBuffer))) {
-    consumeError(std::move(E));
-    return nullptr;
-  }
-  auto Addr = Jit->lookup(SpecializedName);
+  auto Addr = Jit->lookup(Symbol);
   if (!Addr) {
-    consumeError(Addr.takeError());
+    std::lock_guard<std::mutex> Lock(SessionErrors->Mutex);
+    Log += SessionErrors->Text + "error: " + toString(Addr.takeError()) + "\n";
     return nullptr;
   }
   return Addr->toPtr<rt::WorkGroupFn>();
+}
+
+rt::WorkGroupFn JitExecutable::compileKernel(const std::string &KernelName,
+                                             const rt::Specialization &S, std::string &Log) {
+  const std::string Name = std::string(wi::WorkGroupPrefix) + KernelName;
+  if (S.empty() && Cache)
+    if (std::optional<CachedBuild> Hit = Cache->Cache.load(cacheKey(KernelName));
+        Hit && Hit->Objects.size() == 1)
+      if (rt::WorkGroupFn Fn = addObject(Hit->Objects[0], Name, Log))
+        return Fn;
+
+  // LLVM's diagnostics (a code generation error) go to the session's sink, not to
+  // the default handler, which would exit the process.
+  Session Compile;
+  auto Buffer = MemoryBuffer::getMemBuffer(
+      StringRef(reinterpret_cast<const char *>(Program.Module.data()), Program.Module.size()),
+      "weft-prepared", /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<Module>> M = parseBitcodeFile(*Buffer, *Compile.Context);
+  if (!M) {
+    Log += "error: internal compiler error: cannot read the prepared program: " +
+           toString(M.takeError()) + "\n";
+    return nullptr;
+  }
+  // What only the other kernels called goes first: specializeLocalSize
+  // then sees every internal function called from this one alone.
+  if (!ProgramParts::keepKernel(**M, Name)) {
+    Log += "error: internal compiler error: the program has no work-group function " + Name + "\n";
+    return nullptr;
+  }
+  Function *WG = (*M)->getFunction(Name);
+  std::string Symbol = Name;
+  if (!S.empty()) {
+    ImageDescriptorPass::specialize(*WG, S.Formats);
+    if (S.LocalSize[0] != 0)
+      specializeLocalSize(*WG, S.LocalSize);
+    Symbol += ".specialized" + std::to_string(++Compiles);
+    WG->setName(Symbol);
+  }
+  auto TM = Target->createTargetMachine();
+  if (!TM) {
+    Log += "error: cannot create a target machine: " + toString(TM.takeError()) + "\n";
+    return nullptr;
+  }
+  // WEFT_DUMP_IR=pre and =1: the module as O3 gets it and as code
+  // generation does, for compiler work (KernelPipeline.cpp).
+  const char *Dump = std::getenv("WEFT_DUMP_IR");
+  if (Dump && StringRef(Dump) == "pre")
+    (*M)->print(errs(), nullptr);
+  if (!Program.OptDisable)
+    KernelPipeline::optimize(**M, **TM);
+  if (!KernelPipeline::verifyOptimized(**M, Log))
+    return nullptr;
+  if (Dump && *Dump && *Dump != '0' && StringRef(Dump) != "pre")
+    (*M)->print(errs(), nullptr);
+  std::vector<unsigned char> Object = compile(**M, **TM, Log);
+  Log += Compile.Sink.Text;
+  if (Object.empty() || Compile.Sink.HadError)
+    return nullptr;
+  rt::WorkGroupFn Fn = addObject(Object, Symbol, Log);
+  if (Fn && S.empty() && Cache) {
+    CachedBuild Entry;
+    Entry.Objects.push_back(std::move(Object));
+    Cache->Cache.store(cacheKey(KernelName), Entry);
+  }
+  return Fn;
 }
 
 } // namespace weft::compiler

@@ -1,11 +1,12 @@
-// JitExecutable: the machine code of one program — an ORC LLJIT owning the
-// compiled module, with the work-group function of every kernel looked up
-// (and so compiled) eagerly when the program is built; and, for a program
-// with image arguments or barriers, copies of a work-group function
-// compiled for what a launch fixes (its images' formats, its local size),
-// made on demand from the module as the kernel pipeline prepared it.
+// JitExecutable: the machine code of one program — an ORC LLJIT holding the
+// variables part of the program (ProgramParts) and, as launches ask for
+// them, the part of each kernel, compiled from the module as the kernel
+// pipeline prepared it; and, for a program with image arguments or
+// barriers, copies of a work-group function compiled for what a launch
+// fixes (its images' formats, its local size).
 #pragma once
 
+#include "compiler/DiskCache.h"
 #include "runtime/ProgramCompiler.h"
 
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -14,30 +15,61 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace weft::compiler {
 
+/// What a built program is before any of its kernels is compiled.
+struct PreparedProgram {
+  /// The kernels (not their work-group functions' names).
+  std::vector<std::string> Kernels;
+  /// The program as the kernel pipeline prepared it, made splittable
+  /// (ProgramParts::makeSplittable), as bitcode.
+  std::vector<unsigned char> Module;
+  /// The variables part's object; empty when the program has no mutable
+  /// program-scope variable.
+  std::vector<unsigned char> Variables;
+  /// Built with -cl-opt-disable: parts are compiled without O3.
+  bool OptDisable = false;
+  /// Launches get copies compiled for what they fix (specialize()).
+  bool Specializable = false;
+};
+
+/// Where the objects of a program's kernels are kept between processes:
+/// an entry of the disk cache per kernel, keyed by the prepared module
+/// (what the object is compiled from: two builds under one program key
+/// differ when a header they read changed) and the kernel's name.
+struct KernelObjectCache {
+  DiskCache Cache;
+  std::string Target; ///< the device, as program keys name it
+};
+
 class JitExecutable : public rt::Executable {
 public:
-  /// Links Objects (relocatable objects for the host, from compile() or
-  /// the disk cache: the parts of one program, ParallelBackend) and finds
-  /// the work-group function of every kernel; returns nullptr with a
-  /// message in Log on failure.
-  /// PreparedIR is the bitcode of the program as the kernel pipeline
-  /// prepared it (before O3), for specialize(); empty if it has none.
-  static std::unique_ptr<JitExecutable>
-  create(llvm::orc::JITTargetMachineBuilder JTMB,
-         const std::vector<std::vector<unsigned char>> &Objects,
-         const std::vector<std::string> &KernelNames, std::string &Log,
-         std::vector<unsigned char> PreparedIR = {});
+  /// The executable of P for JTMB's target; nullptr, with a message in
+  /// Log, if the JIT cannot be made. Objects compiled for P's kernels are
+  /// looked for in, and stored to, Cache when there is one.
+  static std::unique_ptr<JitExecutable> create(llvm::orc::JITTargetMachineBuilder JTMB,
+                                               PreparedProgram P,
+                                               std::optional<KernelObjectCache> Cache,
+                                               std::string &Log);
   /// Generates the object code of M with TM; empty with a message in Log
   /// on failure.
   static std::vector<unsigned char> compile(llvm::Module &M, llvm::TargetMachine &TM,
                                             std::string &Log);
 
-  rt::WorkGroupFn lookup(const std::string &KernelName) const override;
+  /// Whether every function in Names resolves (the program defines it, or
+  /// the host's libraries do); otherwise false, with an error per missing
+  /// function in Log. A build checks the functions its module calls, which
+  /// code generation would otherwise find missing only at a launch.
+  bool resolves(const std::vector<std::string> &Names, std::string &Log);
+
+  bool defines(const std::string &KernelName) const override;
+  /// Compiles the kernel's part at the first call (or loads its object
+  /// from the disk cache); the function, or the failure, is kept.
+  rt::Result<rt::WorkGroupFn> lookup(const std::string &KernelName) override;
   /// Image formats are compiled for at the first launch that asks. A
   /// local size is compiled for at the HotLaunches-th launch that asks for
   /// the same specialization: a compile costs tens of milliseconds, which
@@ -47,11 +79,20 @@ public:
   static constexpr unsigned HotLaunches = 3;
 
 private:
-  /// specialize() with SpecializeMutex held.
+  /// specialize() with Mutex held.
   rt::WorkGroupFn specializeLocked(const std::string &KernelName, const rt::Specialization &S);
-  /// One specialization: compiles it and adds it to the JIT; nullptr if it
-  /// cannot be made. Mutex held.
-  rt::WorkGroupFn compileSpecialized(const std::string &KernelName, const rt::Specialization &S);
+  /// The part of KernelName (compiled for S unless S is empty) added to the
+  /// JIT: its object loaded from the cache, or compiled from the prepared
+  /// module and stored there (S empty). nullptr, with a message in Log, if
+  /// it cannot be made. Mutex held.
+  rt::WorkGroupFn compileKernel(const std::string &KernelName, const rt::Specialization &S,
+                                std::string &Log);
+  /// Adds Object to the JIT and finds Symbol in it; nullptr, with a message
+  /// in Log, on failure.
+  rt::WorkGroupFn addObject(const std::vector<unsigned char> &Object, const std::string &Symbol,
+                            std::string &Log);
+  /// The disk cache key of KernelName's object. Mutex held.
+  std::string cacheKey(const std::string &KernelName);
 
   struct ErrorText {
     std::mutex Mutex;
@@ -60,10 +101,15 @@ private:
   /// What the session reported; shared with its error reporter.
   std::shared_ptr<ErrorText> SessionErrors = std::make_shared<ErrorText>();
   std::unique_ptr<llvm::orc::LLJIT> Jit;
-  std::map<std::string, rt::WorkGroupFn> Functions;
   std::unique_ptr<llvm::orc::JITTargetMachineBuilder> Target;
-  std::vector<unsigned char> PreparedIR;
-  std::mutex SpecializeMutex;
+  PreparedProgram Program;
+  std::optional<KernelObjectCache> Cache;
+  /// SHA-256 of Program.Module, once a kernel's cache key needed it.
+  std::string ModuleDigest;
+  /// Serialises compiles, and guards what follows.
+  std::mutex Mutex;
+  /// Each kernel looked up so far: its function, or why there is none.
+  std::map<std::string, rt::Result<rt::WorkGroupFn>> Functions;
   struct SpecializedFn {
     unsigned Asked = 0;    ///< launches that asked for it
     bool Compiled = false; ///< Fn is final (nullptr: it could not be made)

@@ -262,6 +262,15 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
       if (auto *Call = dyn_cast<CallBase>(U))
         Call->removeFnAttr(Attribute::Convergent);
   }
+  // Inline assembly (a Clang extension OpenCL C does not have) would fail
+  // only in code generation, at the kernel's first launch: the JIT has no
+  // assembler.
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isInlineAsm()) {
+        Log += "error: function '" + F.getName().str() + "': inline assembly is not supported\n";
+        return false;
+      }
   return verify(M, "the work-group passes", Log);
 }
 

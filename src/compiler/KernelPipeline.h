@@ -25,7 +25,7 @@ public:
   /// false with a message in Log if the program cannot be compiled.
   bool run(llvm::Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log);
   /// run() without the optimization: for a caller that optimizes M itself,
-  /// in parts (ParallelBackend).
+  /// a kernel at a time (ProgramParts).
   bool prepare(llvm::Module &M, std::vector<rt::KernelDesc> &Kernels, std::string &Log);
   /// LLVM's O3 pipeline for TM's host, with Weft's analyses and passes.
   static void optimize(llvm::Module &M, llvm::TargetMachine &TM);

@@ -17,7 +17,7 @@
 #include "compiler/HostTarget.h"
 #include "compiler/JitExecutable.h"
 #include "compiler/KernelPipeline.h"
-#include "compiler/ParallelBackend.h"
+#include "compiler/ProgramParts.h"
 #include "compiler/SpirvFrontend.h"
 #include "compiler/VectorMath.h"
 
@@ -45,32 +45,6 @@ ProgramCompiler &ProgramCompiler::get() {
 namespace weft::compiler {
 
 namespace {
-
-/// Holds every build back until one build has finished in this process.
-/// The first build creates LLVM's and Clang's lazily built process-wide
-/// singletons (managed statics, timer groups, option tables); some of those
-/// are not safe to create from several threads at once, and the others use
-/// atomics inside libLLVM that ThreadSanitizer cannot see. After that, builds
-/// run concurrently.
-class FirstBuildGuard {
-public:
-  FirstBuildGuard() : Lock(Mutex, std::defer_lock) {
-    if (!Warm.load(std::memory_order_acquire))
-      Lock.lock();
-  }
-  ~FirstBuildGuard() {
-    if (Lock.owns_lock())
-      Warm.store(true, std::memory_order_release);
-  }
-  /// Whether a build has finished in this process: from then on a build
-  /// may use several threads too.
-  static bool warm() { return Warm.load(std::memory_order_acquire); }
-
-private:
-  static inline std::mutex Mutex;
-  static inline std::atomic<bool> Warm{false};
-  std::unique_lock<std::mutex> Lock;
-};
 
 std::vector<unsigned char> writeBitcode(const Module &M) {
   SmallVector<char, 0> Buffer;
@@ -110,20 +84,30 @@ std::optional<CacheSlot> cacheSlot(std::initializer_list<std::string_view> Parts
   return CacheSlot{std::move(*Cache), std::move(*JTMB), std::move(Key), {}, {}};
 }
 
-/// The build the disk cache holds for Slot, JIT-linked; nullopt on a miss
-/// (or an entry the JIT refuses, which the build then replaces).
+/// Where Slot's program keeps the objects of its kernels.
+KernelObjectCache kernelObjects(const CacheSlot &Slot) {
+  return {Slot.Cache, targetId(Slot.Target)};
+}
+
+/// The build the disk cache holds for Slot, with the JIT made; nullopt on
+/// a miss (or an entry the JIT refuses, which the build then replaces).
 std::optional<rt::BuildOutput> loadCached(const std::optional<CacheSlot> &Slot) {
   if (!Slot)
     return std::nullopt;
   std::optional<CachedBuild> B = Slot->Cache.load(Slot->Key);
-  if (!B)
+  if (!B || B->Objects.size() > 1 || B->PreparedIR.empty())
     return std::nullopt;
-  std::vector<std::string> Names;
+  PreparedProgram P;
   for (const rt::KernelDesc &D : B->Kernels)
-    Names.push_back(D.Name);
+    P.Kernels.push_back(D.Name);
+  P.Module = std::move(B->PreparedIR);
+  if (!B->Objects.empty())
+    P.Variables = std::move(B->Objects[0]);
+  P.OptDisable = B->OptDisable;
+  P.Specializable = B->Specializable;
   std::string Log;
   std::unique_ptr<JitExecutable> Exe =
-      JitExecutable::create(Slot->Target, B->Objects, Names, Log, std::move(B->PreparedIR));
+      JitExecutable::create(Slot->Target, std::move(P), kernelObjects(*Slot), Log);
   if (!Exe)
     return std::nullopt;
   rt::BuildOutput Out;
@@ -137,8 +121,8 @@ std::optional<rt::BuildOutput> loadCached(const std::optional<CacheSlot> &Slot) 
   return Out;
 }
 
-/// Runs the kernel pipeline, code generation and the JIT on M (of
-/// S.Context), and stores the result in Slot's cache entry if there is one.
+/// Runs the kernel pipeline on M (of S.Context) and makes the JIT, and
+/// stores the result in Slot's cache entry if there is one.
 /// FailCode is the error of the calling entry point (build or link failure).
 std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_ptr<Module> M,
                                                        bool OptDisable, bool KernelArgInfo,
@@ -159,40 +143,51 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   Out.GlobalVariableSize = KernelPipeline::globalVariableSize(*M);
   if (!Pipeline.prepare(*M, Out.Kernels, Log) || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
-  // A program with image arguments or barriers keeps its prepared module,
-  // from which launches get work-group functions compiled for their
-  // images' formats and their local size (JitExecutable::specialize); not
-  // one with program-scope variables, which a second copy of the code
-  // would have to share.
-  std::vector<unsigned char> Prepared;
-  const bool Specializable = std::any_of(Out.Kernels.begin(), Out.Kernels.end(), [](auto &D) {
-    return D.PrivateFrameSize != 0 || std::any_of(D.Args.begin(), D.Args.end(), [](auto &A) {
-             return A.Kind == rt::ArgKind::Image;
-           });
-  });
-  if (Specializable && !OptDisable && Out.GlobalVariableSize == 0)
-    Prepared = writeBitcode(*M);
-  // O3 and code generation, in parts that run at once, except in the
-  // process's first build (FirstBuildGuard).
-  std::vector<std::vector<unsigned char>> Objects =
-      ParallelBackend::run(*M, *JTMB, OptDisable, FirstBuildGuard::warm(), Log);
-  if (Objects.empty() || S.Sink.HadError)
-    return failure(Log + S.Sink.Text);
-  std::vector<std::string> Names;
+  // What the program calls and does not define must resolve now: a launch
+  // would find it missing only when its kernel is compiled.
+  std::vector<std::string> Calls;
+  for (const Function &F : *M)
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty())
+      Calls.push_back(F.getName().str());
+  // Code generation waits for each kernel's first launch (ProgramParts.h):
+  // the build keeps the prepared module and compiles only the program's
+  // variables.
+  PreparedProgram P;
   for (const rt::KernelDesc &D : Out.Kernels)
-    Names.push_back(D.Name);
+    P.Kernels.push_back(D.Name);
+  P.OptDisable = OptDisable;
+  // A program with image arguments or barriers gets work-group functions
+  // compiled for its launches' image formats and local size
+  // (JitExecutable::specialize); not one with program-scope variables.
+  P.Specializable = !OptDisable && Out.GlobalVariableSize == 0 &&
+                    std::any_of(Out.Kernels.begin(), Out.Kernels.end(), [](auto &D) {
+                      return D.PrivateFrameSize != 0 ||
+                             std::any_of(D.Args.begin(), D.Args.end(),
+                                         [](auto &A) { return A.Kind == rt::ArgKind::Image; });
+                    });
+  ProgramParts::makeSplittable(*M);
+  P.Module = writeBitcode(*M);
+  if (ProgramParts::keepVariables(*M)) {
+    P.Variables = JitExecutable::compile(*M, **TM, Log);
+    if (P.Variables.empty() || S.Sink.HadError)
+      return failure(Log + S.Sink.Text);
+  }
+  std::optional<CachedBuild> Entry;
+  if (Slot)
+    Entry = CachedBuild{Out.Kernels,  {},       Out.GlobalVariableSize, Slot->Linked,   {},
+                        Slot->Inputs, P.Module, P.OptDisable,           P.Specializable};
+  if (Entry && !P.Variables.empty())
+    Entry->Objects.push_back(P.Variables);
   std::unique_ptr<JitExecutable> Exe =
-      JitExecutable::create(std::move(*JTMB), Objects, Names, Log,
-                            Slot ? Prepared : std::move(Prepared)); // copied only for the cache
-  if (!Exe || S.Sink.HadError)
+      JitExecutable::create(std::move(*JTMB), std::move(P),
+                            Slot ? std::optional(kernelObjects(*Slot)) : std::nullopt, Log);
+  if (!Exe || !Exe->resolves(Calls, Log) || S.Sink.HadError)
     return failure(Log + S.Sink.Text);
   Out.Exe = std::move(Exe);
   Out.Log = Log + S.Sink.Text;
-  if (Slot) {
-    CachedBuild B{Out.Kernels, Out.Log,      Out.GlobalVariableSize, Slot->Linked,
-                  {},          Slot->Inputs, std::move(Prepared)};
-    B.Objects = std::move(Objects);
-    Slot->Cache.store(Slot->Key, B);
+  if (Entry) {
+    Entry->Log = Out.Log;
+    Slot->Cache.store(Slot->Key, *Entry);
   }
   return Out;
 }
@@ -230,7 +225,7 @@ std::variant<rt::ObjectOutput, rt::BuildFailure> compileObject(
     const std::string &Options,
     function_ref<std::unique_ptr<Module>(LLVMContext &, const BuildOptions &, std::string &)>
         Front) {
-  FirstBuildGuard Guard;
+  FirstCompileGuard Guard;
   return recoverable(
       CL_COMPILE_PROGRAM_FAILURE, [&]() -> std::variant<rt::ObjectOutput, rt::BuildFailure> {
         Session S;
@@ -253,7 +248,7 @@ std::variant<rt::ObjectOutput, rt::BuildFailure> compileObject(
 
 std::variant<rt::BuildOutput, rt::BuildFailure>
 LlvmProgramCompiler::buildSource(const std::string &Source, const std::string &Options) {
-  FirstBuildGuard Guard;
+  FirstCompileGuard Guard;
   return recoverable(
       CL_BUILD_PROGRAM_FAILURE, [&]() -> std::variant<rt::BuildOutput, rt::BuildFailure> {
         std::optional<CacheSlot> Slot = cacheSlot({"source", Source, Options});
@@ -302,7 +297,7 @@ LlvmProgramCompiler::ilSpecConstants(const std::vector<unsigned char> &IL) {
 
 std::variant<rt::BuildOutput, rt::BuildFailure>
 LlvmProgramCompiler::buildIL(const rt::IntermediateLanguage &IL, const std::string &Options) {
-  FirstBuildGuard Guard;
+  FirstCompileGuard Guard;
   return recoverable(
       CL_BUILD_PROGRAM_FAILURE, [&]() -> std::variant<rt::BuildOutput, rt::BuildFailure> {
         std::string SpecValues;
@@ -346,7 +341,7 @@ LlvmProgramCompiler::compileIL(const rt::IntermediateLanguage &IL, const std::st
 std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure>
 LlvmProgramCompiler::link(const std::vector<std::vector<unsigned char>> &Objects,
                           const std::string &Options) {
-  FirstBuildGuard Guard;
+  FirstCompileGuard Guard;
   std::string Why;
   std::optional<BuildOptions> Opts = BuildOptions::parseLink(Options, Why);
   if (!Opts)

@@ -133,9 +133,13 @@ CommandQueue *deviceQueueOf(const EnqueueScope &Scope, void *Handle) {
 
 BlockKernels::BlockKernels(std::shared_ptr<Executable> E, std::vector<KernelDesc> Kernels)
     : Exe(std::move(E)) {
+  if (!Exe)
+    return;
+  // Compiled now, on the thread creating the kernel that enqueues them:
+  // the workers that run enqueue_kernel never compile.
   for (KernelDesc &D : Kernels)
-    if (WorkGroupFn Fn = Exe ? Exe->lookup(D.Name) : nullptr)
-      Blocks.push_back({std::move(D), Fn});
+    if (Result<WorkGroupFn> Fn = Exe->lookup(D.Name))
+      Blocks.push_back({std::move(D), *Fn});
 }
 
 const BlockKernels::Block *BlockKernels::find(const char *Name) const {

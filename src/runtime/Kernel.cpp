@@ -11,8 +11,8 @@
 
 namespace weft::rt {
 
-Kernel::Kernel(Program &P, KernelDesc D, std::shared_ptr<Executable> E, WorkGroupFn F)
-    : Prog(&P), Desc(std::move(D)), Exe(std::move(E)), Fn(F), Args(Desc.Args.size()) {
+Kernel::Kernel(Program &P, KernelDesc D, std::shared_ptr<Executable> E)
+    : Prog(&P), Desc(std::move(D)), Exe(std::move(E)), Args(Desc.Args.size()) {
   Prog->attachKernel();
   if (Desc.UsesDeviceEnqueue)
     Blocks = std::make_shared<BlockKernels>(Exe, Prog->blockKernels());
@@ -31,7 +31,8 @@ Kernel::~Kernel() {
 }
 
 Ref<Kernel> Kernel::clone() const {
-  auto K = Ref<Kernel>::adopt(new Kernel(*Prog, Desc, Exe, Fn));
+  auto K = Ref<Kernel>::adopt(new Kernel(*Prog, Desc, Exe));
+  K->Fn.store(Fn.load(std::memory_order_acquire), std::memory_order_release);
   std::lock_guard<std::mutex> Lock(Mutex);
   K->Args = Args;
   return K;
@@ -85,9 +86,18 @@ template <typename... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
 } // namespace
 
 Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
+  // The kernel's code is generated at its first launch (Executable::lookup).
+  WorkGroupFn Code = Fn.load(std::memory_order_acquire);
+  if (!Code) {
+    Result<WorkGroupFn> Compiled = Exe->lookup(Desc.Name);
+    if (!Compiled)
+      return Compiled.error();
+    Code = *Compiled;
+    Fn.store(Code, std::memory_order_release);
+  }
   Snapshot S;
   auto L = std::allocate_shared<KernelLaunch>(ObjectAllocator<KernelLaunch>());
-  L->Fn = Fn;
+  L->Fn = Code;
   L->Name = Desc.Name;
   L->PrivateFrameSize = Desc.PrivateFrameSize;
   L->UsesPrintf = Desc.UsesPrintf;

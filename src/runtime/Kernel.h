@@ -10,6 +10,7 @@
 #include "runtime/Object.h"
 #include "runtime/Program.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -26,7 +27,7 @@ size_t kernelMaxWorkGroupSize(const KernelDesc &D, const DeviceProperties &P);
 
 class Kernel : public Object<_cl_kernel, HandleKind::Kernel> {
 public:
-  Kernel(Program &P, KernelDesc Desc, std::shared_ptr<Executable> Exe, WorkGroupFn Fn);
+  Kernel(Program &P, KernelDesc Desc, std::shared_ptr<Executable> Exe);
   ~Kernel() override;
   /// clCloneKernel: the same kernel with a copy of the argument values.
   Ref<Kernel> clone() const;
@@ -61,7 +62,8 @@ public:
   /// The arguments for a launch of Range, with the work-group function
   /// compiled for it where the executable has one (Executable::specialize).
   /// CL_INVALID_KERNEL_ARGS if an argument is not set, or names a memory
-  /// object the application has released.
+  /// object the application has released; CL_INVALID_PROGRAM_EXECUTABLE if
+  /// the kernel's code, generated at its first launch, cannot be.
   Result<Snapshot> snapshot(const NDRange &Range) const;
 
 protected:
@@ -76,7 +78,8 @@ private:
   Ref<Program> Prog;
   KernelDesc Desc;
   std::shared_ptr<Executable> Exe;
-  WorkGroupFn Fn;
+  /// The work-group function, once the first launch has had it compiled.
+  mutable std::atomic<WorkGroupFn> Fn{nullptr};
   std::shared_ptr<const BlockKernels> Blocks;
   mutable std::mutex Mutex;
   std::vector<KernelArgValue> Args;

@@ -1,9 +1,9 @@
 // The interface the runtime sees of the kernel compiler.
 //
 // Program objects hand OpenCL C source and build options to a
-// ProgramCompiler and get back an Executable (the machine code of every
-// kernel as a work-group function) plus a description of each kernel's
-// arguments and attributes. Separate compilation (clCompileProgram,
+// ProgramCompiler and get back an Executable (which makes each kernel's
+// work-group function at its first launch) plus a description of each
+// kernel's arguments and attributes. Separate compilation (clCompileProgram,
 // clLinkProgram) goes through compiled objects and libraries, which the
 // runtime keeps as opaque bytes (LLVM bitcode, never parsed here). The
 // implementation lives in src/compiler/ and is the only code that includes
@@ -96,12 +96,18 @@ struct Specialization {
 };
 
 /// The machine code of a built program. Thread-safe; lives as long as any
-/// kernel of the program.
+/// kernel of the program. A kernel's code is generated at its first
+/// launch, not at the build.
 class Executable {
 public:
   virtual ~Executable() = default;
-  /// The work-group function of a kernel, or nullptr if there is none.
-  virtual WorkGroupFn lookup(const std::string &KernelName) const = 0;
+  /// Whether the program has a kernel of that name (compiled or not).
+  virtual bool defines(const std::string &KernelName) const = 0;
+  /// The work-group function of a kernel, compiled at the first call;
+  /// later calls return what the first did. CL_INVALID_KERNEL_NAME if the
+  /// program has no such kernel; CL_INVALID_PROGRAM_EXECUTABLE, with the
+  /// compiler's log, if its code cannot be generated.
+  virtual Result<WorkGroupFn> lookup(const std::string &KernelName) = 0;
   /// The kernel's work-group function compiled for what S fixes: each
   /// image descriptor's format a constant (image accesses lose their
   /// branches on it), and the local size a constant (the work-item loops

@@ -6,11 +6,10 @@
 // In a TSan build (WEFT_SANITIZE=thread) the code that hands work to TBB
 // states those edges itself: a release before handing work to TBB, an
 // acquire where the work starts (HandedOff below, for parallel_for), and
-// TBB's own bookkeeping on the enqueuing thread is not recorded. Two places do: the CPU device's
-// work pool (src/device/cpu/CpuDevice.cpp) and the compiler's parallel code generation
-// (src/compiler/ParallelBackend.cpp). The kernel's, the runtime's and the compiler's own accesses
-// stay fully checked. In every other build these are empty inline functions. (A header of the
-// runtime layer, which both include; it needs neither TBB nor LLVM.)
+// TBB's own bookkeeping on the enqueuing thread is not recorded. One place does: the CPU device's
+// work pool (src/device/cpu/CpuDevice.cpp). The kernel's, the runtime's and the compiler's own
+// accesses stay fully checked. In every other build these are empty inline functions. (A header
+// of the runtime layer; it needs neither TBB nor LLVM.)
 #pragma once
 
 #if defined(__SANITIZE_THREAD__)

@@ -83,8 +83,37 @@ TEST_F(DiskCacheTest, ALaterBuildLoadsTheCachedProgramAndRunsTheSame) {
   EXPECT_EQ(Second.log(), First.log());
 }
 
-// A program compiled in parts (ParallelBackend) is stored with every
-// part's object; loaded, its kernels still share its variables.
+// Code generation waits for a kernel's first launch, which stores the
+// kernel's object in an entry of its own; a later process's launch loads
+// it instead of compiling. (A compile under WEFT_DUMP_IR=pre prints the
+// module it optimizes.)
+TEST_F(DiskCacheTest, AKernelIsCompiledAtItsFirstLaunchAndThenLoaded) {
+  auto launchPrinting = [&](Program &P, int &Result) {
+    setenv("WEFT_DUMP_IR", "pre", 1);
+    ::testing::internal::CaptureStderr();
+    Result = result(P);
+    std::string Printed = ::testing::internal::GetCapturedStderr();
+    unsetenv("WEFT_DUMP_IR");
+    return Printed;
+  };
+  Program First;
+  ASSERT_TRUE(First.build(Source, "-DVALUE=11"));
+  ASSERT_EQ(entries().size(), 1u) << "the build compiles no kernel";
+  int Result = 0;
+  EXPECT_NE(launchPrinting(First, Result).find("__weft_wg_k"), std::string::npos);
+  EXPECT_EQ(Result, 110);
+  EXPECT_EQ(entries().size(), 2u) << "the launch stored the kernel's object";
+
+  Program Second;
+  ASSERT_TRUE(Second.build(Source, "-DVALUE=11"));
+  ASSERT_TRUE(Second.fromDiskCache());
+  EXPECT_EQ(launchPrinting(Second, Result), "") << "compiled again";
+  EXPECT_EQ(Result, 110);
+  EXPECT_EQ(entries().size(), 2u);
+}
+
+// A program whose kernels share its variables is stored with the
+// variables part's object; loaded, its kernels still share them.
 TEST_F(DiskCacheTest, AProgramOfSeveralPartsLoadsWhole) {
   const std::string Src = Salt + R"(
     global int shared_value;
@@ -124,8 +153,9 @@ TEST_F(DiskCacheTest, OtherOptionsAreAnotherEntry) {
   ASSERT_TRUE(Three.build(Source, "-DVALUE=3"));
   ASSERT_TRUE(Four.build(Source, "-DVALUE=4"));
   EXPECT_FALSE(Four.fromDiskCache());
-  EXPECT_EQ(result(Four), 40);
   EXPECT_EQ(entries().size(), 2u);
+  EXPECT_EQ(result(Four), 40);
+  EXPECT_EQ(entries().size(), 3u) << "and the object of Four's kernel, launched";
 }
 
 TEST_F(DiskCacheTest, AChangedHeaderIsAMiss) {

@@ -64,8 +64,19 @@ const rt::KernelDesc *Program::kernel(const std::string &Name) const {
   return nullptr;
 }
 
+rt::WorkGroupFn Program::function(const std::string &Name) {
+  if (!Out.Exe)
+    return nullptr;
+  rt::Result<rt::WorkGroupFn> Fn = Out.Exe->lookup(Name);
+  if (!Fn) {
+    ADD_FAILURE() << "kernel " << Name << ": " << Fn.error().Why;
+    return nullptr;
+  }
+  return *Fn;
+}
+
 bool Program::run(const std::string &Name, const NDRange &R, const std::vector<Arg> &Args) {
-  return runWith(Out.Exe ? Out.Exe->lookup(Name) : nullptr, Name, R, Args);
+  return runWith(function(Name), Name, R, Args);
 }
 
 bool Program::runSpecialized(const std::string &Name, const NDRange &R,

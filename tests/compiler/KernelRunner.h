@@ -88,6 +88,9 @@ public:
   bool link(const std::vector<std::vector<unsigned char>> &Objects,
             const std::string &Options = "");
   const rt::KernelDesc *kernel(const std::string &Name) const;
+  /// The work-group function of kernel Name, compiled at the first call
+  /// (Executable::lookup); nullptr, with a test failure, if there is none.
+  rt::WorkGroupFn function(const std::string &Name);
   /// Runs kernel Name over Range (non-uniform edge groups allowed).
   bool run(const std::string &Name, const NDRange &Range, const std::vector<Arg> &Args);
   /// Runs kernel Name over Range (every group of the same size) with its

@@ -13,9 +13,9 @@ namespace {
 
 Result<Kernel *> makeKernel(Program &P, const KernelDesc &Desc) {
   auto Exe = P.executable();
-  WorkGroupFn Fn = Exe ? Exe->lookup(Desc.Name) : nullptr;
-  WEFT_CHECK(!Fn, CL_INVALID_KERNEL_DEFINITION, "no code for kernel " + Desc.Name);
-  return new Kernel(P, Desc, Exe, Fn);
+  WEFT_CHECK(!Exe || !Exe->defines(Desc.Name), CL_INVALID_KERNEL_DEFINITION,
+             "no code for kernel " + Desc.Name);
+  return new Kernel(P, Desc, Exe);
 }
 
 Result<InfoValue> kernelInfo(Kernel &K, cl_kernel_info Param) {

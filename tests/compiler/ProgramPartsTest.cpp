@@ -1,20 +1,23 @@
-// ParallelBackend: a module with several kernels is optimized and compiled
-// in parts, one object each. Only the work-group functions and the
-// program-scope variables are visible across parts, each defined by one
-// part, and kernels in different parts share the program's variables.
+// ProgramParts: a prepared module is compiled a kernel at a time, one
+// object per kernel plus one for the program's variables. Only the
+// work-group functions and the program-scope variables are visible across
+// parts, each defined by one part, and kernels compiled apart share the
+// program's variables.
 #include "KernelRunner.h"
 
 #include "compiler/BuildOptions.h"
 #include "compiler/ClangFrontend.h"
 #include "compiler/HostTarget.h"
+#include "compiler/JitExecutable.h"
 #include "compiler/KernelPipeline.h"
-#include "compiler/ParallelBackend.h"
+#include "compiler/ProgramParts.h"
 
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 
 #include <map>
 #include <thread>
@@ -63,47 +66,44 @@ std::unique_ptr<Module> prepared(LLVMContext &C, orc::JITTargetMachineBuilder &J
 
 } // namespace
 
-TEST(ParallelBackendTest, PartitionGivesEveryKernelOnePart) {
-  std::string Why;
-  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
-  ASSERT_TRUE(JTMB) << Why;
-  LLVMContext C;
-  std::unique_ptr<Module> M = prepared(C, *JTMB);
-  ASSERT_TRUE(M);
-  for (unsigned MaxParts : {1u, 2u, 3u, 8u}) {
-    std::vector<std::vector<std::string>> Parts = ParallelBackend::partition(*M, MaxParts);
-    EXPECT_EQ(Parts.size(), std::min(MaxParts, 4u));
-    std::map<std::string, int> Seen;
-    for (const std::vector<std::string> &Part : Parts) {
-      EXPECT_FALSE(Part.empty());
-      for (const std::string &Name : Part)
-        ++Seen[Name];
-    }
-    EXPECT_EQ(Seen, (std::map<std::string, int>{{"__weft_wg_bump", 1},
-                                                {"__weft_wg_read_vars", 1},
-                                                {"__weft_wg_squares", 1},
-                                                {"__weft_wg_write_vars", 1}}))
-        << MaxParts;
-    // The same split every time.
-    EXPECT_EQ(Parts, ParallelBackend::partition(*M, MaxParts));
-  }
-}
-
-TEST(ParallelBackendTest, EachPartDefinesItsKernelsAndOnePartTheVariables) {
+TEST(ProgramPartsTest, EachKernelsPartDefinesItAloneAndOnePartTheVariables) {
   std::string Why, Log;
   std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
   ASSERT_TRUE(JTMB) << Why;
+  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
+  ASSERT_TRUE(bool(TM)) << toString(TM.takeError());
   LLVMContext C;
   std::unique_ptr<Module> M = prepared(C, *JTMB);
   ASSERT_TRUE(M);
+  ProgramParts::makeSplittable(*M);
+  SmallVector<char, 0> Bitcode;
+  {
+    raw_svector_ostream OS(Bitcode);
+    WriteBitcodeToFile(*M, OS);
+  }
+  // The kernels' parts, then the variables part.
   std::vector<std::vector<unsigned char>> Objects;
-  tbb::task_arena Arena(4);
-  Arena.execute([&] { Objects = ParallelBackend::run(*M, *JTMB, false, true, Log); });
-  ASSERT_EQ(Objects.size(), 4u) << Log;
+  for (const char *Kernel : {"bump", "read_vars", "squares", "write_vars", ""}) {
+    SCOPED_TRACE(Kernel);
+    LLVMContext PartContext;
+    Expected<std::unique_ptr<Module>> Part = parseBitcodeFile(
+        MemoryBufferRef(StringRef(Bitcode.data(), Bitcode.size()), "part"), PartContext);
+    ASSERT_TRUE(bool(Part)) << toString(Part.takeError());
+    if (*Kernel) {
+      ASSERT_TRUE(ProgramParts::keepKernel(**Part, std::string("__weft_wg_") + Kernel));
+      KernelPipeline::optimize(**Part, **TM);
+    } else {
+      ASSERT_TRUE(ProgramParts::keepVariables(**Part));
+    }
+    Objects.push_back(JitExecutable::compile(**Part, **TM, Log));
+    ASSERT_FALSE(Objects.back().empty()) << Log;
+  }
 
   // Per global symbol name: how many objects define it, how many use it.
   std::map<std::string, int> Defined, Used;
-  for (const std::vector<unsigned char> &Bytes : Objects) {
+  std::map<std::string, int> DefinedByVariablesPart;
+  for (size_t I = 0; I < Objects.size(); ++I) {
+    const std::vector<unsigned char> &Bytes = Objects[I];
     Expected<std::unique_ptr<object::ObjectFile>> Obj =
         object::ObjectFile::createObjectFile(MemoryBufferRef(
             StringRef(reinterpret_cast<const char *>(Bytes.data()), Bytes.size()), "part"));
@@ -115,33 +115,52 @@ TEST(ParallelBackendTest, EachPartDefinesItsKernelsAndOnePartTheVariables) {
       if (!(*Flags & object::SymbolRef::SF_Global))
         continue;
       ++(*Flags & object::SymbolRef::SF_Undefined ? Used : Defined)[Name->str()];
+      if (I + 1 == Objects.size() && !(*Flags & object::SymbolRef::SF_Undefined))
+        ++DefinedByVariablesPart[Name->str()];
     }
   }
   for (const char *Kernel : {"bump", "read_vars", "squares", "write_vars"})
     EXPECT_EQ(Defined[std::string("__weft_wg_") + Kernel], 1) << Kernel;
   EXPECT_EQ(Defined["counter"], 1);
   EXPECT_EQ(Defined["__weft_static.hidden"], 1);
-  // Three kernels use counter; the part of at least one of them is not
-  // the part that defines it.
-  EXPECT_GE(Used["counter"], 1);
+  EXPECT_EQ(DefinedByVariablesPart.size(), 2u) << "the variables, and nothing else";
+  EXPECT_EQ(DefinedByVariablesPart["counter"], 1);
+  // Three kernels use counter, two hidden, from parts that do not define them.
+  EXPECT_EQ(Used["counter"], 3);
+  EXPECT_EQ(Used["__weft_static.hidden"], 2);
   // Helpers and constants are each part's own.
   EXPECT_EQ(Defined.count("scale"), 0u);
   EXPECT_EQ(Used.count("scale"), 0u);
   EXPECT_EQ(Defined.count("table"), 0u);
 }
 
-TEST(ParallelBackendTest, KernelsInDifferentPartsShareTheProgramsVariables) {
-  // The process's first build runs its parts one after another: build
-  // something first, so that the program below is compiled concurrently.
-  Program Warm;
-  ASSERT_TRUE(Warm.build("kernel void k(global int *o) { *o = 1; }"));
+TEST(ProgramPartsTest, AProgramWithoutVariablesHasNoVariablesPart) {
+  std::string Why, Log;
+  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+  ASSERT_TRUE(JTMB) << Why;
+  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
+  ASSERT_TRUE(bool(TM));
+  std::optional<BuildOptions> Opts = BuildOptions::parse("-cl-std=CL3.0", Why);
+  ASSERT_TRUE(Opts);
+  LLVMContext C;
+  std::unique_ptr<Module> M = ClangFrontend::compile(
+      "constant int t[2] = {1, 2};\nkernel void k(global int *o) { o[0] = t[o[1] & 1]; }", *Opts, C,
+      Log);
+  std::vector<rt::KernelDesc> Kernels;
+  ASSERT_TRUE(M && KernelPipeline(**TM, false, false).prepare(*M, Kernels, Log)) << Log;
+  ProgramParts::makeSplittable(*M);
+  EXPECT_FALSE(ProgramParts::keepVariables(*M));
+  EXPECT_FALSE(ProgramParts::keepKernel(*M, "__weft_wg_k")) << "its body went with the variables";
+  EXPECT_FALSE(ProgramParts::keepKernel(*M, "__weft_wg_nosuchkernel"));
+}
+
+// Kernels compiled at their first launches, apart, share the variables;
+// with -cl-opt-disable too (its parts skip O3).
+TEST(ProgramPartsTest, KernelsCompiledApartShareTheProgramsVariables) {
   for (const char *Options : {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"}) {
     SCOPED_TRACE(Options);
     Program P;
-    bool Built = false;
-    tbb::task_arena Arena(4);
-    Arena.execute([&] { Built = P.build(Source, Options); });
-    ASSERT_TRUE(Built);
+    ASSERT_TRUE(P.build(Source, Options));
     int Out[3] = {};
     ASSERT_TRUE(P.run("write_vars", range1(1, 1), {Arg::value(40)}));
     ASSERT_TRUE(P.run("bump", range1(1, 1), {}));
@@ -159,20 +178,20 @@ TEST(ParallelBackendTest, KernelsInDifferentPartsShareTheProgramsVariables) {
   }
 }
 
-// Builds on several host threads at once, each in parts on its own threads:
-// the parts share nothing but read-only LLVM state.
-TEST(ParallelBackendTest, ConcurrentBuildsInPartsRunTheSame) {
-  Program Warm;
+// Builds and first launches on several host threads at once: each compile
+// has a context of its own and shares only read-only LLVM state.
+TEST(ProgramPartsTest, ConcurrentBuildsAndFirstLaunchesRunTheSame) {
+  Program Warm; // the process's first compile runs alone (FirstCompileGuard)
   ASSERT_TRUE(Warm.build("kernel void k(global int *o) { *o = 1; }"));
+  int One = 0;
+  ASSERT_TRUE(Warm.run("k", range1(1, 1), {Arg::pointer(&One)}));
   std::vector<int> Results(4, 0);
   std::vector<std::thread> Builders;
   for (int T = 0; T < 4; ++T)
     Builders.emplace_back([&, T] {
-      tbb::task_arena Arena(4);
       Program P;
-      bool Built = false;
       // Another program per thread (a comment): no cache of any kind answers.
-      Arena.execute([&] { Built = P.build(Source + "// " + std::to_string(T), "-cl-std=CL3.0"); });
+      bool Built = P.build(Source + "// " + std::to_string(T), "-cl-std=CL3.0");
       int Out[3] = {};
       if (Built && P.run("write_vars", range1(1, 1), {Arg::value(T)}) &&
           P.run("bump", range1(1, 1), {}) && P.run("read_vars", range1(1, 1), {Arg::pointer(Out)}))
