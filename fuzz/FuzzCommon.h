@@ -65,6 +65,59 @@ inline std::vector<cl_kernel> createKernels(cl_program P) {
   return Kernels;
 }
 
+/// Gives argument I of K a value of its kind; false if Weft has none to
+/// give (an image or sampler) or every size was refused.
+inline bool setArg(cl_kernel K, cl_uint I, cl_mem Buffer, cl_mem Pipe) {
+  cl_kernel_arg_address_qualifier Address = 0;
+  cl_kernel_arg_type_qualifier Type = 0;
+  clGetKernelArgInfo(K, I, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(Address), &Address, nullptr);
+  clGetKernelArgInfo(K, I, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof(Type), &Type, nullptr);
+  if (Type & CL_KERNEL_ARG_TYPE_PIPE)
+    return clSetKernelArg(K, I, sizeof(cl_mem), &Pipe) == CL_SUCCESS;
+  if (Address == CL_KERNEL_ARG_ADDRESS_LOCAL)
+    return clSetKernelArg(K, I, 1024, nullptr) == CL_SUCCESS;
+  if (clSetKernelArg(K, I, sizeof(cl_mem), &Buffer) == CL_SUCCESS)
+    return true;
+  // A by-value argument of a size we do not know: the first one taken.
+  static const unsigned char Zeros[1024] = {};
+  for (size_t Size = 1; Size <= sizeof(Zeros); ++Size)
+    if (clSetKernelArg(K, I, Size, Zeros) == CL_SUCCESS)
+      return true;
+  return false;
+}
+
+/// Creates every kernel of the built program P, sets its arguments
+/// (setArg, over a zeroed 64 KiB buffer) and launches it on Global
+/// work-items, 0 included; a kernel whose arguments cannot all be set is
+/// only created.
+inline void launchEveryKernel(cl_program P, size_t Global) {
+  const Target &T = target();
+  std::vector<cl_kernel> Kernels = createKernels(P);
+  if (Kernels.empty())
+    return;
+  constexpr size_t BufferSize = 64 * 1024;
+  cl_int Err;
+  cl_mem Buffer = clCreateBuffer(T.Context, CL_MEM_READ_WRITE, BufferSize, nullptr, &Err);
+  cl_mem Pipe = clCreatePipe(T.Context, 0, 16, 64, nullptr, &Err);
+  static const unsigned char Zero = 0;
+  clEnqueueFillBuffer(T.Queue, Buffer, &Zero, 1, 0, BufferSize, 0, nullptr, nullptr);
+  for (cl_kernel K : Kernels) {
+    cl_uint Args = 0;
+    clGetKernelInfo(K, CL_KERNEL_NUM_ARGS, sizeof(Args), &Args, nullptr);
+    bool AllSet = true;
+    for (cl_uint I = 0; I < Args && AllSet; ++I)
+      AllSet = setArg(K, I, Buffer, Pipe);
+    if (AllSet) {
+      clEnqueueNDRangeKernel(T.Queue, K, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr);
+      clFinish(T.Queue);
+    }
+    clReleaseKernel(K);
+  }
+  clFinish(T.Queue);
+  clReleaseMemObject(Pipe);
+  clReleaseMemObject(Buffer);
+}
+
 /// Reads the input front to back; past its end every read is 0, so a
 /// short input is still a whole (small) program of calls.
 class Bytes {

@@ -4,6 +4,7 @@
 // duplicate and missing definitions, and link options.
 #include "../support/Sanitizer.h"
 #include "KernelRunner.h"
+#include "compiler/HostTarget.h"
 #include "compiler/JitExecutable.h"
 
 #include <gtest/gtest.h>
@@ -98,6 +99,33 @@ TEST(BuildTest, WhatCodeGenerationWouldRejectFailsTheBuild) {
   float Data[2] = {0.0f, 0.5f};
   ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Data)}));
   EXPECT_FLOAT_EQ(Data[0], std::sin(0.5f));
+}
+
+// A kernel whose code cannot be generated at its first launch fails that
+// lookup and every later one with CL_INVALID_PROGRAM_EXECUTABLE and the
+// compiler's log (here: a prepared module that is not bitcode); a name the
+// program does not have is CL_INVALID_KERNEL_NAME.
+TEST(BuildTest, AKernelThatCannotBeCompiledFailsItsLookupsForGood) {
+  std::string Why, Log;
+  std::optional<llvm::orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+  ASSERT_TRUE(JTMB) << Why;
+  PreparedProgram P;
+  P.Kernels = {"k"};
+  P.Module = {'n', 'o', 't', ' ', 'b', 'i', 't', 'c', 'o', 'd', 'e'};
+  std::unique_ptr<JitExecutable> Exe = JitExecutable::create(*JTMB, P, std::nullopt, Log);
+  ASSERT_TRUE(Exe) << Log;
+  EXPECT_TRUE(Exe->defines("k"));
+  EXPECT_FALSE(Exe->defines("other"));
+  for (int Launch = 0; Launch < 2; ++Launch) {
+    rt::Result<rt::WorkGroupFn> Fn = Exe->lookup("k");
+    ASSERT_FALSE(Fn) << Launch;
+    EXPECT_EQ(Fn.error().Code, CL_INVALID_PROGRAM_EXECUTABLE);
+    EXPECT_NE(Fn.error().Why.find("cannot read the prepared program"), std::string::npos)
+        << Fn.error().Why;
+  }
+  rt::Result<rt::WorkGroupFn> Other = Exe->lookup("other");
+  ASSERT_FALSE(Other);
+  EXPECT_EQ(Other.error().Code, CL_INVALID_KERNEL_NAME);
 }
 
 TEST(BuildTest, KernelDescriptions) {
