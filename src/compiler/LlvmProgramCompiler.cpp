@@ -158,8 +158,9 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   P.OptDisable = OptDisable;
   // A program with image arguments or barriers gets work-group functions
   // compiled for its launches' image formats and local size
-  // (JitExecutable::specialize); not one with program-scope variables.
-  P.Specializable = !OptDisable && Out.GlobalVariableSize == 0 &&
+  // (JitExecutable::specialize), parts like its kernels' that share its
+  // variables.
+  P.Specializable = !OptDisable &&
                     std::any_of(Out.Kernels.begin(), Out.Kernels.end(), [](auto &D) {
                       return D.PrivateFrameSize != 0 ||
                              std::any_of(D.Args.begin(), D.Args.end(),

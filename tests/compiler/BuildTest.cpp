@@ -424,9 +424,8 @@ rt::WorkGroupFn generic(rt::Executable &Exe, const std::string &Kernel) {
 
 // A program with image arguments gives launches work-group functions
 // compiled for their images' formats: one per kernel and format list, made
-// once and then reused, and not for programs with program-scope variables
-// (a copy of the code would need the same variables) or built with
-// -cl-opt-disable.
+// once and then reused, also for programs with program-scope variables,
+// but not for programs built with -cl-opt-disable.
 TEST(BuildTest, ImageKernelsSpecializeOnTheirImagesFormats) {
   const char *Source = R"(
 kernel void copy(read_only image2d_t in, write_only image2d_t out) {
@@ -452,7 +451,8 @@ kernel void plain(global int *p) { p[0] = 1; })";
 
   auto WithGlobals = build(std::string(Source) + "\nglobal int counter;", "-cl-std=CL3.0");
   ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(WithGlobals));
-  EXPECT_EQ(std::get<rt::BuildOutput>(WithGlobals).Exe->specialize("copy", {Rgba8}), nullptr);
+  EXPECT_NE(std::get<rt::BuildOutput>(WithGlobals).Exe->specialize("copy", {Rgba8}), nullptr)
+      << "a part, like the kernels' own, names the program's variables";
   auto Unoptimized = build(Source, "-cl-std=CL3.0 -cl-opt-disable");
   ASSERT_TRUE(std::holds_alternative<rt::BuildOutput>(Unoptimized));
   EXPECT_EQ(std::get<rt::BuildOutput>(Unoptimized).Exe->specialize("copy", {Rgba8}), nullptr);
@@ -483,6 +483,35 @@ kernel void scale(global float *p) { p[get_global_id(0)] *= weights[get_global_i
   rt::WorkGroupFn Specialized = Exe.specialize("blur", {Rgba8});
   ASSERT_NE(Specialized, nullptr);
   EXPECT_NE(Specialized, generic(Exe, "blur"));
+}
+
+// A work-group function compiled for a launch's local size shares the
+// program's variables with the generic functions of the other kernels:
+// both are parts that name the variables part's definitions.
+TEST(BuildTest, SpecializedFunctionsShareTheProgramsVariables) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+global int total = 100;
+kernel void add(global const int *in, local int *s) {
+  s[get_local_id(0)] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    int sum = 0;
+    for (size_t i = 0; i < get_local_size(0); ++i)
+      sum += s[i];
+    atomic_add(&total, sum);
+  }
+}
+kernel void read(global int *out) { out[0] = total; })",
+                      "-cl-std=CL2.0"));
+  std::vector<int> In(64);
+  for (int I = 0; I < 64; ++I)
+    In[I] = I;
+  ASSERT_TRUE(P.runSpecialized("add", range1(64, 16), {Arg::pointer(In.data()), Arg::local(64)}));
+  ASSERT_TRUE(P.run("add", range1(64, 8), {Arg::pointer(In.data()), Arg::local(32)}));
+  int Out = 0;
+  ASSERT_TRUE(P.run("read", range1(1, 1), {Arg::pointer(&Out)}));
+  EXPECT_EQ(Out, 100 + 2 * (63 * 64 / 2));
 }
 
 // A local size is compiled for only once launches have shown the kernel
