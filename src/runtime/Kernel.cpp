@@ -86,18 +86,8 @@ template <typename... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
 } // namespace
 
 Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
-  // The kernel's code is generated at its first launch (Executable::lookup).
-  WorkGroupFn Code = Fn.load(std::memory_order_acquire);
-  if (!Code) {
-    Result<WorkGroupFn> Compiled = Exe->lookup(Desc.Name);
-    if (!Compiled)
-      return Compiled.error();
-    Code = *Compiled;
-    Fn.store(Code, std::memory_order_release);
-  }
   Snapshot S;
   auto L = std::allocate_shared<KernelLaunch>(ObjectAllocator<KernelLaunch>());
-  L->Fn = Code;
   L->Name = Desc.Name;
   L->PrivateFrameSize = Desc.PrivateFrameSize;
   L->UsesPrintf = Desc.UsesPrintf;
@@ -158,6 +148,16 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
       return Ok.error();
   }
   Lock.unlock();
+  // The kernel's code is generated at its first launch (Executable::lookup),
+  // once its arguments are known to be set.
+  L->Fn = Fn.load(std::memory_order_acquire);
+  if (!L->Fn) {
+    Result<WorkGroupFn> Compiled = Exe->lookup(Desc.Name);
+    if (!Compiled)
+      return Compiled.error();
+    L->Fn = *Compiled;
+    Fn.store(L->Fn, std::memory_order_release);
+  }
   // A kernel with barriers gains most from a constant local size: its
   // work-item loops run between barriers, each over the group. Only when
   // every group of the launch has that size.
