@@ -64,6 +64,8 @@ public:
   }
   FirstCompileGuard(const FirstCompileGuard &) = delete;
   FirstCompileGuard &operator=(const FirstCompileGuard &) = delete;
+  /// The holder runs alone: no compile has finished in the process yet.
+  bool alone() const { return Lock.owns_lock(); }
   /// The holder ran O3 and code generation to the end.
   void compiledCode() {
     if (Lock.owns_lock())

@@ -26,7 +26,11 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "runtime/TsanHandOff.h"
+
 #include <sleef.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -135,6 +139,20 @@ bool JitExecutable::resolves(const std::vector<std::string> &Names, std::string 
   return All;
 }
 
+namespace {
+
+/// What lookup() returns for a kernel whose compile gave Fn (nullptr: it
+/// failed, for the reason in Log).
+rt::Result<rt::WorkGroupFn> outcome(const std::string &KernelName, rt::WorkGroupFn Fn,
+                                    const std::string &Log) {
+  if (Fn)
+    return Fn;
+  return rt::makeError(CL_INVALID_PROGRAM_EXECUTABLE,
+                       "kernel " + KernelName + " could not be compiled:\n" + Log);
+}
+
+} // namespace
+
 bool JitExecutable::defines(const std::string &KernelName) const {
   return std::find(Program.Kernels.begin(), Program.Kernels.end(), KernelName) !=
          Program.Kernels.end();
@@ -158,12 +176,7 @@ rt::Result<rt::WorkGroupFn> JitExecutable::lookup(const std::string &KernelName)
     if (Fn && !Program.OptDisable)
       Guard.compiledCode();
   }
-  rt::Result<rt::WorkGroupFn> Out =
-      Fn ? rt::Result<rt::WorkGroupFn>(Fn)
-         : rt::makeError(CL_INVALID_PROGRAM_EXECUTABLE,
-                         "kernel " + KernelName + " could not be compiled:\n" + Log);
-  Functions.emplace(KernelName, Out);
-  return Out;
+  return Functions.emplace(KernelName, outcome(KernelName, Fn, Log)).first->second;
 }
 
 rt::WorkGroupFn JitExecutable::specialize(const std::string &KernelName,
@@ -229,15 +242,24 @@ rt::WorkGroupFn JitExecutable::addObject(const std::vector<unsigned char> &Objec
 
 rt::WorkGroupFn JitExecutable::compileKernel(const std::string &KernelName,
                                              const rt::Specialization &S, std::string &Log) {
-  const std::string Name = std::string(wi::WorkGroupPrefix) + KernelName;
-  if (S.empty() && Cache)
-    if (std::optional<CachedBuild> Hit = Cache->Cache.load(cacheKey(KernelName));
-        Hit && Hit->Objects.size() == 1)
-      if (rt::WorkGroupFn Fn = addObject(Hit->Objects[0], Name, Log))
-        return Fn;
+  std::string Symbol = std::string(wi::WorkGroupPrefix) + KernelName;
+  if (!S.empty())
+    Symbol += ".specialized" + std::to_string(++Compiles);
+  std::vector<unsigned char> Object = objectFor(KernelName, S, Symbol, Log);
+  return Object.empty() ? nullptr : addObject(Object, Symbol, Log);
+}
 
-  // LLVM's diagnostics (a code generation error) go to the session's sink, not to
-  // the default handler, which would exit the process.
+std::vector<unsigned char> JitExecutable::objectFor(const std::string &KernelName,
+                                                    const rt::Specialization &S,
+                                                    const std::string &Symbol, std::string &Log) {
+  const std::string Name = std::string(wi::WorkGroupPrefix) + KernelName;
+  const std::string Key = S.empty() && Cache ? cacheKey(KernelName) : "";
+  if (!Key.empty())
+    if (std::optional<CachedBuild> Hit = Cache->Cache.load(Key); Hit && Hit->Objects.size() == 1)
+      return std::move(Hit->Objects[0]);
+
+  // LLVM's diagnostics (a code generation error) go to the session's sink,
+  // not to the default handler, which would exit the process.
   Session Compile;
   auto Buffer = MemoryBuffer::getMemBuffer(
       StringRef(reinterpret_cast<const char *>(Program.Module.data()), Program.Module.size()),
@@ -246,27 +268,25 @@ rt::WorkGroupFn JitExecutable::compileKernel(const std::string &KernelName,
   if (!M) {
     Log += "error: internal compiler error: cannot read the prepared program: " +
            toString(M.takeError()) + "\n";
-    return nullptr;
+    return {};
   }
   // What only the other kernels called goes first: specializeLocalSize
   // then sees every internal function called from this one alone.
   if (!ProgramParts::keepKernel(**M, Name)) {
     Log += "error: internal compiler error: the program has no work-group function " + Name + "\n";
-    return nullptr;
+    return {};
   }
   Function *WG = (*M)->getFunction(Name);
-  std::string Symbol = Name;
   if (!S.empty()) {
     ImageDescriptorPass::specialize(*WG, S.Formats);
     if (S.LocalSize[0] != 0)
       specializeLocalSize(*WG, S.LocalSize);
-    Symbol += ".specialized" + std::to_string(++Compiles);
-    WG->setName(Symbol);
   }
+  WG->setName(Symbol);
   auto TM = Target->createTargetMachine();
   if (!TM) {
     Log += "error: cannot create a target machine: " + toString(TM.takeError()) + "\n";
-    return nullptr;
+    return {};
   }
   // WEFT_DUMP_IR=pre and =1: the module as O3 gets it and as code
   // generation does, for compiler work (KernelPipeline.cpp).
@@ -276,20 +296,72 @@ rt::WorkGroupFn JitExecutable::compileKernel(const std::string &KernelName,
   if (!Program.OptDisable)
     KernelPipeline::optimize(**M, **TM);
   if (!KernelPipeline::verifyOptimized(**M, Log))
-    return nullptr;
+    return {};
   if (Dump && *Dump && *Dump != '0' && StringRef(Dump) != "pre")
     (*M)->print(errs(), nullptr);
   std::vector<unsigned char> Object = compile(**M, **TM, Log);
   Log += Compile.Sink.Text;
-  if (Object.empty() || Compile.Sink.HadError)
-    return nullptr;
-  rt::WorkGroupFn Fn = addObject(Object, Symbol, Log);
-  if (Fn && S.empty() && Cache) {
+  if (Compile.Sink.HadError)
+    return {};
+  if (!Object.empty() && !Key.empty()) {
     CachedBuild Entry;
-    Entry.Objects.push_back(std::move(Object));
-    Cache->Cache.store(cacheKey(KernelName), Entry);
+    Entry.Objects.push_back(Object);
+    Cache->Cache.store(Key, Entry);
   }
-  return Fn;
+  return Object;
+}
+
+void JitExecutable::compileAhead(const std::vector<std::string> &KernelNames) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::vector<std::string> Todo;
+  for (const std::string &Name : KernelNames)
+    if (defines(Name) && !Functions.count(Name) &&
+        std::find(Todo.begin(), Todo.end(), Name) == Todo.end())
+      Todo.push_back(Name);
+  // One kernel is compiled as well at its first launch.
+  if (Todo.size() < 2)
+    return;
+  if (Cache)
+    cacheKey(Todo[0]); // the module's digest, before the threads read it
+  struct Part {
+    std::vector<unsigned char> Object;
+    std::string Log;
+  };
+  std::vector<Part> Parts(Todo.size());
+  auto compilePart = [&](size_t I) {
+    Part &P = Parts[I];
+    const std::string Symbol = std::string(wi::WorkGroupPrefix) + Todo[I];
+    if (!runRecoverably([&] { P.Object = objectFor(Todo[I], {}, Symbol, P.Log); })) {
+      P.Object.clear();
+      P.Log = CrashedBuildMessage;
+    }
+  };
+  {
+    FirstCompileGuard Guard;
+    size_t First = 0;
+    // The process's first compile runs alone (FirstCompileGuard).
+    if (Guard.alone()) {
+      compilePart(First++);
+      if (!Parts[0].Object.empty() && !Program.OptDisable)
+        Guard.compiledCode();
+    }
+    // Each part starts after the parts before were read and ends before its
+    // object is (for TSan, which cannot see TBB's own synchronization; see
+    // TsanHandOff.h).
+    auto Compile = [&](const tbb::blocked_range<size_t> &R) {
+      for (size_t I = R.begin(); I != R.end(); ++I)
+        compilePart(I);
+    };
+    tbb::parallel_for(tbb::blocked_range<size_t>(First, Todo.size(), 1), tsan::HandedOff(Compile));
+    tsan::acquire(&Compile);
+  }
+  for (size_t I = 0; I < Todo.size(); ++I) {
+    Part &P = Parts[I];
+    rt::WorkGroupFn Fn =
+        P.Object.empty() ? nullptr
+                         : addObject(P.Object, std::string(wi::WorkGroupPrefix) + Todo[I], P.Log);
+    Functions.emplace(Todo[I], outcome(Todo[I], Fn, P.Log));
+  }
 }
 
 } // namespace weft::compiler

@@ -70,6 +70,9 @@ public:
   /// Compiles the kernel's part at the first call (or loads its object
   /// from the disk cache); the function, or the failure, is kept.
   rt::Result<rt::WorkGroupFn> lookup(const std::string &KernelName) override;
+  /// Compiles the kernels named, all at once on the oneTBB arena of the
+  /// calling thread, as their first launches would one after another.
+  void compileAhead(const std::vector<std::string> &KernelNames) override;
   /// Image formats are compiled for at the first launch that asks. A
   /// local size is compiled for at the HotLaunches-th launch that asks for
   /// the same specialization: a compile costs tens of milliseconds, which
@@ -81,17 +84,25 @@ public:
 private:
   /// specialize() with Mutex held.
   rt::WorkGroupFn specializeLocked(const std::string &KernelName, const rt::Specialization &S);
-  /// The part of KernelName (compiled for S unless S is empty) added to the
-  /// JIT: its object loaded from the cache, or compiled from the prepared
-  /// module and stored there (S empty). nullptr, with a message in Log, if
-  /// it cannot be made. Mutex held.
+  /// The part of KernelName (compiled for S unless S is empty, under a
+  /// name of its own) added to the JIT (objectFor); nullptr, with a
+  /// message in Log, if it cannot be made. Mutex held.
   rt::WorkGroupFn compileKernel(const std::string &KernelName, const rt::Specialization &S,
                                 std::string &Log);
+  /// The object of KernelName's part (compiled for S unless S is empty),
+  /// its work-group function named Symbol: loaded from the cache, or
+  /// compiled from the prepared module and stored there (S empty). Empty,
+  /// with a message in Log, if it cannot be made. Touches nothing of the
+  /// executable but the cache: compileAhead runs several at once (with
+  /// Mutex held by the thread that waits for them).
+  std::vector<unsigned char> objectFor(const std::string &KernelName, const rt::Specialization &S,
+                                       const std::string &Symbol, std::string &Log);
   /// Adds Object to the JIT and finds Symbol in it; nullptr, with a message
   /// in Log, on failure.
   rt::WorkGroupFn addObject(const std::vector<unsigned char> &Object, const std::string &Symbol,
                             std::string &Log);
-  /// The disk cache key of KernelName's object. Mutex held.
+  /// The disk cache key of KernelName's object. Mutex held; the first
+  /// call computes the module's digest, which later calls only read.
   std::string cacheKey(const std::string &KernelName);
 
   struct ErrorText {

@@ -108,6 +108,11 @@ public:
   /// program has no such kernel; CL_INVALID_PROGRAM_EXECUTABLE, with the
   /// compiler's log, if its code cannot be generated.
   virtual Result<WorkGroupFn> lookup(const std::string &KernelName) = 0;
+  /// Compiles now, several at once where the host has the cores, the
+  /// kernels whose first launches would each compile one (an application
+  /// that creates every kernel of a program will launch them); lookup()
+  /// then returns what it would have. Nothing to do by default.
+  virtual void compileAhead(const std::vector<std::string> &KernelNames) { (void)KernelNames; }
   /// The kernel's work-group function compiled for what S fixes: each
   /// image descriptor's format a constant (image accesses lose their
   /// branches on it), and the local size a constant (the work-item loops

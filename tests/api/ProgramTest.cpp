@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <pthread.h>
 #include <set>
 #include <unistd.h>
@@ -480,11 +481,38 @@ TEST_F(Programs, CreateKernelsInProgram) {
   EXPECT_EQ(clCreateKernelsInProgram(P, 1, Ks, nullptr), CL_INVALID_VALUE);
   ASSERT_EQ(clCreateKernelsInProgram(P, 2, Ks, &N), CL_SUCCESS);
   std::set<std::string> Names;
-  for (cl_kernel K : Ks) {
+  for (cl_kernel K : Ks)
     Names.insert(infoString(clGetKernelInfo, K, CL_KERNEL_FUNCTION_NAME));
-    EXPECT_EQ(clReleaseKernel(K), CL_SUCCESS);
-  }
   EXPECT_EQ(Names, (std::set<std::string>{"scale", "fill"}));
+  // Created together, the kernels were compiled together
+  // (Executable::compileAhead): both run.
+  const bool FillFirst = infoString(clGetKernelInfo, Ks[0], CL_KERNEL_FUNCTION_NAME) == "fill";
+  cl_kernel Fill = Ks[FillFirst ? 0 : 1], Scale = Ks[FillFirst ? 1 : 0];
+  cl_int Err;
+  cl_mem Data = clCreateBuffer(Context, CL_MEM_READ_WRITE, 4 * sizeof(int), nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  const int Value = 3;
+  const float Factor = 2.0f;
+  ASSERT_EQ(clSetKernelArg(Fill, 0, sizeof(Data), &Data), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Fill, 1, sizeof(Value), &Value), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Scale, 0, sizeof(Data), &Data), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Scale, 1, sizeof(Factor), &Factor), CL_SUCCESS);
+  const size_t Four = 4;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Fill, 1, nullptr, &Four, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Scale, 1, nullptr, &Four, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  float Out[4] = {};
+  ASSERT_EQ(clEnqueueReadBuffer(Queue, Data, CL_TRUE, 0, sizeof(Out), Out, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  // fill wrote the int 3; scale multiplied its bits, read as a float, by 2.
+  float Three;
+  std::memcpy(&Three, &Value, sizeof(Three));
+  for (float V : Out)
+    EXPECT_EQ(V, Three * 2.0f);
+  EXPECT_EQ(clReleaseMemObject(Data), CL_SUCCESS);
+  for (cl_kernel K : Ks)
+    EXPECT_EQ(clReleaseKernel(K), CL_SUCCESS);
 }
 
 TEST_F(Programs, BinaryRoundTrip) {

@@ -91,6 +91,11 @@ public:
   /// The work-group function of kernel Name, compiled at the first call
   /// (Executable::lookup); nullptr, with a test failure, if there is none.
   rt::WorkGroupFn function(const std::string &Name);
+  /// Executable::compileAhead of the named kernels.
+  void compileAhead(const std::vector<std::string> &Names) {
+    if (Out.Exe)
+      Out.Exe->compileAhead(Names);
+  }
   /// Runs kernel Name over Range (non-uniform edge groups allowed).
   bool run(const std::string &Name, const NDRange &Range, const std::vector<Arg> &Args);
   /// Runs kernel Name over Range (every group of the same size) with its

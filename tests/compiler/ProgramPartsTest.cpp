@@ -178,6 +178,29 @@ TEST(ProgramPartsTest, KernelsCompiledApartShareTheProgramsVariables) {
   }
 }
 
+// compileAhead (clCreateKernelsInProgram) compiles the kernels at once, on
+// the threads of the arena; their launches then compile nothing (a compile
+// under WEFT_DUMP_IR=pre prints the module it optimizes), and they run as
+// they do compiled one at a time.
+TEST(ProgramPartsTest, KernelsCompiledAheadAtOnceRunTheSame) {
+  Program P;
+  ASSERT_TRUE(P.build(Source, "-cl-std=CL3.0"));
+  P.compileAhead({"write_vars", "bump", "read_vars", "squares", "nosuchkernel"});
+  int Out[3] = {};
+  setenv("WEFT_DUMP_IR", "pre", 1);
+  ::testing::internal::CaptureStderr();
+  bool Ran = P.run("write_vars", range1(1, 1), {Arg::value(40)}) &&
+             P.run("bump", range1(1, 1), {}) &&
+             P.run("read_vars", range1(1, 1), {Arg::pointer(Out)});
+  std::string Printed = ::testing::internal::GetCapturedStderr();
+  unsetenv("WEFT_DUMP_IR");
+  ASSERT_TRUE(Ran);
+  EXPECT_EQ(Printed, "") << "compiled again at a launch";
+  EXPECT_EQ(Out[0], 42);
+  EXPECT_EQ(Out[1], 41);
+  EXPECT_EQ(Out[2], 12);
+}
+
 // Builds and first launches on several host threads at once: each compile
 // has a context of its own and shares only read-only LLVM state.
 TEST(ProgramPartsTest, ConcurrentBuildsAndFirstLaunchesRunTheSame) {

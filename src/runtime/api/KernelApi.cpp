@@ -294,6 +294,14 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program P, cl_uint NumKernels, cl
       }
       for (size_t I = 0; I < Made.size(); ++I)
         Kernels[I] = Made[I];
+      // Every kernel asked for: compiled now, at once, rather than one
+      // after another at their first launches.
+      if (auto Exe = Prog->executable()) {
+        std::vector<std::string> Names;
+        for (const KernelDesc &D : Descs)
+          Names.push_back(D.Name);
+        Exe->compileAhead(Names);
+      }
     }
     if (NumKernelsRet)
       *NumKernelsRet = cl_uint(Descs.size());
