@@ -30,7 +30,9 @@
 // Limits: the helpers a program's kernels share are optimized once per
 // kernel, and a program whose kernels are all launched pays their
 // compilation one after another, on the launching thread, where a build
-// of the whole module on several threads would share it out. A __constant
+// of the whole module on several threads would share it out; except when
+// the application creates them with clCreateKernelsInProgram, which
+// compiles them all at once (JitExecutable::compileAhead). A __constant
 // variable is copied into every part that uses it: a program-scope pointer
 // initialized with its address (OpenCL C 2.0) points to the variables
 // part's copy, equal to a kernel's own in contents but not in address.
