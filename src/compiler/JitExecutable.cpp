@@ -162,21 +162,9 @@ rt::Result<rt::WorkGroupFn> JitExecutable::lookup(const std::string &KernelName)
   if (!defines(KernelName))
     return rt::makeError(CL_INVALID_KERNEL_NAME, "the program has no kernel " + KernelName);
   std::lock_guard<std::mutex> Lock(Mutex);
-  if (auto It = Functions.find(KernelName); It != Functions.end())
-    return It->second;
-  std::string Log;
-  rt::WorkGroupFn Fn = nullptr;
-  {
-    FirstCompileGuard Guard;
-    // A compiler crash fails this kernel alone, for good.
-    if (!runRecoverably([&] { Fn = compileKernel(KernelName, {}, Log); })) {
-      Fn = nullptr;
-      Log = CrashedBuildMessage;
-    }
-    if (Fn && !Program.OptDisable)
-      Guard.compiledCode();
-  }
-  return Functions.emplace(KernelName, outcome(KernelName, Fn, Log)).first->second;
+  if (!Functions.count(KernelName))
+    compileLocked({KernelName});
+  return Functions.at(KernelName);
 }
 
 rt::WorkGroupFn JitExecutable::specialize(const std::string &KernelName,
@@ -205,7 +193,7 @@ rt::WorkGroupFn JitExecutable::specializeLocked(const std::string &KernelName,
   std::string Log;
   {
     FirstCompileGuard Guard;
-    if (!runRecoverably([&] { Fn = compileKernel(KernelName, S, Log); }))
+    if (!runRecoverably([&] { Fn = compileSpecialized(KernelName, S, Log); }))
       Fn = nullptr;
     if (Fn)
       Guard.compiledCode();
@@ -240,18 +228,18 @@ rt::WorkGroupFn JitExecutable::addObject(const std::vector<unsigned char> &Objec
   return Addr->toPtr<rt::WorkGroupFn>();
 }
 
-rt::WorkGroupFn JitExecutable::compileKernel(const std::string &KernelName,
-                                             const rt::Specialization &S, std::string &Log) {
-  std::string Symbol = std::string(wi::WorkGroupPrefix) + KernelName;
-  if (!S.empty())
-    Symbol += ".specialized" + std::to_string(++Compiles);
+rt::WorkGroupFn JitExecutable::compileSpecialized(const std::string &KernelName,
+                                                  const rt::Specialization &S, std::string &Log) {
+  const std::string Symbol =
+      std::string(wi::WorkGroupPrefix) + KernelName + ".specialized" + std::to_string(++Compiles);
   std::vector<unsigned char> Object = objectFor(KernelName, S, Symbol, Log);
   return Object.empty() ? nullptr : addObject(Object, Symbol, Log);
 }
 
 std::vector<unsigned char> JitExecutable::objectFor(const std::string &KernelName,
                                                     const rt::Specialization &S,
-                                                    const std::string &Symbol, std::string &Log) {
+                                                    const std::string &Symbol, std::string &Log,
+                                                    bool *Generated) {
   const std::string Name = std::string(wi::WorkGroupPrefix) + KernelName;
   const std::string Key = S.empty() && Cache ? cacheKey(KernelName) : "";
   if (!Key.empty())
@@ -303,6 +291,8 @@ std::vector<unsigned char> JitExecutable::objectFor(const std::string &KernelNam
   Log += Compile.Sink.Text;
   if (Compile.Sink.HadError)
     return {};
+  if (Generated)
+    *Generated = !Object.empty();
   if (!Object.empty() && !Key.empty()) {
     CachedBuild Entry;
     Entry.Objects.push_back(Object);
@@ -319,19 +309,25 @@ void JitExecutable::compileAhead(const std::vector<std::string> &KernelNames) {
         std::find(Todo.begin(), Todo.end(), Name) == Todo.end())
       Todo.push_back(Name);
   // One kernel is compiled as well at its first launch.
-  if (Todo.size() < 2)
-    return;
+  if (Todo.size() >= 2)
+    compileLocked(Todo);
+}
+
+void JitExecutable::compileLocked(const std::vector<std::string> &KernelNames) {
   if (Cache)
-    cacheKey(Todo[0]); // the module's digest, before the threads read it
+    cacheKey(KernelNames[0]); // the module's digest, before any thread reads it
   struct Part {
     std::vector<unsigned char> Object;
     std::string Log;
+    bool Generated = false;
   };
-  std::vector<Part> Parts(Todo.size());
+  std::vector<Part> Parts(KernelNames.size());
+  auto symbol = [&](size_t I) { return std::string(wi::WorkGroupPrefix) + KernelNames[I]; };
+  // A compiler crash fails that kernel alone, for good.
   auto compilePart = [&](size_t I) {
     Part &P = Parts[I];
-    const std::string Symbol = std::string(wi::WorkGroupPrefix) + Todo[I];
-    if (!runRecoverably([&] { P.Object = objectFor(Todo[I], {}, Symbol, P.Log); })) {
+    if (!runRecoverably(
+            [&] { P.Object = objectFor(KernelNames[I], {}, symbol(I), P.Log, &P.Generated); })) {
       P.Object.clear();
       P.Log = CrashedBuildMessage;
     }
@@ -339,28 +335,34 @@ void JitExecutable::compileAhead(const std::vector<std::string> &KernelNames) {
   {
     FirstCompileGuard Guard;
     size_t First = 0;
-    // The process's first compile runs alone (FirstCompileGuard).
-    if (Guard.alone()) {
+    // The process's first compile runs alone (FirstCompileGuard), and so
+    // does a single kernel, on this thread.
+    if (Guard.alone() || Parts.size() == 1) {
       compilePart(First++);
-      if (!Parts[0].Object.empty() && !Program.OptDisable)
+      if (Parts[0].Generated && !Program.OptDisable)
         Guard.compiledCode();
     }
-    // Each part starts after the parts before were read and ends before its
-    // object is (for TSan, which cannot see TBB's own synchronization; see
-    // TsanHandOff.h).
-    auto Compile = [&](const tbb::blocked_range<size_t> &R) {
-      for (size_t I = R.begin(); I != R.end(); ++I)
-        compilePart(I);
-    };
-    tbb::parallel_for(tbb::blocked_range<size_t>(First, Todo.size(), 1), tsan::HandedOff(Compile));
-    tsan::acquire(&Compile);
+    if (First < Parts.size()) {
+      // Each part starts after the parts before were read and ends before
+      // its object is (for TSan, which cannot see TBB's own
+      // synchronization; see TsanHandOff.h).
+      auto Compile = [&](const tbb::blocked_range<size_t> &R) {
+        for (size_t I = R.begin(); I != R.end(); ++I)
+          compilePart(I);
+      };
+      tbb::parallel_for(tbb::blocked_range<size_t>(First, Parts.size(), 1),
+                        tsan::HandedOff(Compile));
+      tsan::acquire(&Compile);
+    }
   }
-  for (size_t I = 0; I < Todo.size(); ++I) {
+  for (size_t I = 0; I < Parts.size(); ++I) {
     Part &P = Parts[I];
-    rt::WorkGroupFn Fn =
-        P.Object.empty() ? nullptr
-                         : addObject(P.Object, std::string(wi::WorkGroupPrefix) + Todo[I], P.Log);
-    Functions.emplace(Todo[I], outcome(Todo[I], Fn, P.Log));
+    rt::WorkGroupFn Fn = nullptr;
+    if (!P.Object.empty() && !runRecoverably([&] { Fn = addObject(P.Object, symbol(I), P.Log); })) {
+      Fn = nullptr;
+      P.Log = CrashedBuildMessage;
+    }
+    Functions.emplace(KernelNames[I], outcome(KernelNames[I], Fn, P.Log));
   }
 }
 

@@ -84,19 +84,25 @@ public:
 private:
   /// specialize() with Mutex held.
   rt::WorkGroupFn specializeLocked(const std::string &KernelName, const rt::Specialization &S);
-  /// The part of KernelName (compiled for S unless S is empty, under a
-  /// name of its own) added to the JIT (objectFor); nullptr, with a
-  /// message in Log, if it cannot be made. Mutex held.
-  rt::WorkGroupFn compileKernel(const std::string &KernelName, const rt::Specialization &S,
-                                std::string &Log);
+  /// Compiles the parts of KernelNames (none compiled yet; several at once
+  /// on the oneTBB arena of the calling thread), adds them to the JIT and
+  /// keeps each function, or why there is none, in Functions. Mutex held.
+  void compileLocked(const std::vector<std::string> &KernelNames);
+  /// The part of KernelName compiled for S (not empty), under a name of
+  /// its own, added to the JIT (objectFor); nullptr, with a message in Log,
+  /// if it cannot be made. Mutex held.
+  rt::WorkGroupFn compileSpecialized(const std::string &KernelName, const rt::Specialization &S,
+                                     std::string &Log);
   /// The object of KernelName's part (compiled for S unless S is empty),
   /// its work-group function named Symbol: loaded from the cache, or
   /// compiled from the prepared module and stored there (S empty). Empty,
-  /// with a message in Log, if it cannot be made. Touches nothing of the
-  /// executable but the cache: compileAhead runs several at once (with
-  /// Mutex held by the thread that waits for them).
+  /// with a message in Log, if it cannot be made. *Generated (if given)
+  /// says whether O3 and code generation ran, not the cache. Touches
+  /// nothing of the executable but the cache: compileLocked runs several
+  /// at once (with Mutex held by the thread that waits for them).
   std::vector<unsigned char> objectFor(const std::string &KernelName, const rt::Specialization &S,
-                                       const std::string &Symbol, std::string &Log);
+                                       const std::string &Symbol, std::string &Log,
+                                       bool *Generated = nullptr);
   /// Adds Object to the JIT and finds Symbol in it; nullptr, with a message
   /// in Log, on failure.
   rt::WorkGroupFn addObject(const std::vector<unsigned char> &Object, const std::string &Symbol,
