@@ -87,26 +87,19 @@ TEST_F(DiskCacheTest, ALaterBuildLoadsTheCachedProgramAndRunsTheSame) {
 // it instead of compiling. (A compile under WEFT_DUMP_IR=pre prints the
 // module it optimizes.)
 TEST_F(DiskCacheTest, AKernelIsCompiledAtItsFirstLaunchAndThenLoaded) {
-  auto launchPrinting = [&](Program &P, int &Result) {
-    setenv("WEFT_DUMP_IR", "pre", 1);
-    ::testing::internal::CaptureStderr();
-    Result = result(P);
-    std::string Printed = ::testing::internal::GetCapturedStderr();
-    unsetenv("WEFT_DUMP_IR");
-    return Printed;
-  };
   Program First;
   ASSERT_TRUE(First.build(Source, "-DVALUE=11"));
   ASSERT_EQ(entries().size(), 1u) << "the build compiles no kernel";
   int Result = 0;
-  EXPECT_NE(launchPrinting(First, Result).find("__weft_wg_k"), std::string::npos);
+  EXPECT_NE(compilesPrinted([&] { Result = result(First); }).find("__weft_wg_k"),
+            std::string::npos);
   EXPECT_EQ(Result, 110);
   EXPECT_EQ(entries().size(), 2u) << "the launch stored the kernel's object";
 
   Program Second;
   ASSERT_TRUE(Second.build(Source, "-DVALUE=11"));
   ASSERT_TRUE(Second.fromDiskCache());
-  EXPECT_EQ(launchPrinting(Second, Result), "") << "compiled again";
+  EXPECT_EQ(compilesPrinted([&] { Result = result(Second); }), "") << "compiled again";
   EXPECT_EQ(Result, 110);
   EXPECT_EQ(entries().size(), 2u);
 }

@@ -176,4 +176,13 @@ bool Program::runWith(rt::WorkGroupFn Fn, const std::string &Name, const NDRange
   return true;
 }
 
+std::string compilesPrinted(const std::function<void()> &Body) {
+  setenv("WEFT_DUMP_IR", "pre", 1);
+  ::testing::internal::CaptureStderr();
+  Body();
+  std::string Printed = ::testing::internal::GetCapturedStderr();
+  unsetenv("WEFT_DUMP_IR");
+  return Printed;
+}
+
 } // namespace weft::compiler::test

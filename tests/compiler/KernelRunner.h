@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <new>
 #include <string>
@@ -114,5 +115,9 @@ private:
   rt::BuildOutput Out;
   std::string Log;
 };
+
+/// Runs Body with WEFT_DUMP_IR=pre and returns what it printed to stderr:
+/// the module of every kernel it compiled ("" if it compiled none).
+std::string compilesPrinted(const std::function<void()> &Body);
 
 } // namespace weft::compiler::test
