@@ -72,6 +72,7 @@
 #include "compiler/LocalMemoryPass.h"
 #include "compiler/OpenClNames.h"
 #include "compiler/PrintfPass.h"
+#include "compiler/RowInterleavePass.h"
 #include "compiler/SafeDivisionPass.h"
 #include "compiler/VectorFremPass.h"
 #include "compiler/VectorMath.h"
@@ -331,7 +332,9 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   // builtin's per-lane libm calls become one call of the vector form;
   // vector frems are computed in vector registers rather than one fmod
   // call per lane, whose step needs a fused multiply-add that is one
-  // instruction.
+  // instruction; and last, the rows of a group whose x loop became one
+  // straight run of vector code run side by side where each is a long
+  // chain (WEFT_NO_ROW_INTERLEAVE=1 keeps them one after another).
   const bool Fma = TM.getMCSubtargetInfo()->checkFeatures("+fma");
   PB.registerOptimizerLastEPCallback([Fma](ModulePassManager &MPM, OptimizationLevel) {
     if (!std::getenv("WEFT_NO_COMPONENT_TRANSPOSE"))
@@ -339,6 +342,8 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
     MPM.addPass(createModuleToFunctionPassAdaptor(LaneCallPackingPass()));
     if (Fma)
       MPM.addPass(createModuleToFunctionPassAdaptor(VectorFremPass()));
+    if (!std::getenv("WEFT_NO_ROW_INTERLEAVE"))
+      MPM.addPass(createModuleToFunctionPassAdaptor(RowInterleavePass()));
   });
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
   MPM.run(M, MAM);

@@ -55,10 +55,11 @@ namespace {
 constexpr uint64_t MaxRegionNests = 32;
 
 /// Emits `IV = 0; do { Body(IV); } while (++IV < Count)` at B's position and
-/// leaves B at the loop exit. Count is at least 1 (a local size). A loop
-/// over work-items is marked so (wi::WorkItemLoopMD).
+/// leaves B at the loop exit. Count is at least 1 (a local size). The loop
+/// is marked with the attribute Marker (wi::WorkItemLoopMD on the x axis,
+/// wi::WorkItemRowsMD on the others).
 void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
-                     function_ref<void(Value *)> Body, bool OverWorkItems = false) {
+                     function_ref<void(Value *)> Body, const char *Marker) {
   Function *F = B.GetInsertBlock()->getParent();
   LLVMContext &C = F->getContext();
   BasicBlock *Pre = B.GetInsertBlock();
@@ -72,13 +73,11 @@ void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
   Value *Next = B.CreateAdd(IV, B.getInt64(1), Name + ".next", /*HasNUW=*/true, /*HasNSW=*/true);
   IV->addIncoming(Next, B.GetInsertBlock());
   BranchInst *Latch = B.CreateCondBr(B.CreateICmpULT(Next, Count), Head, Exit);
-  if (OverWorkItems) {
-    MDNode *Attr = MDNode::get(C, MDString::get(C, wi::WorkItemLoopMD));
-    TempMDTuple Self = MDNode::getTemporary(C, None);
-    MDNode *Id = MDNode::get(C, {Self.get(), Attr});
-    Id->replaceOperandWith(0, Id);
-    Latch->setMetadata(LLVMContext::MD_loop, Id);
-  }
+  MDNode *Attr = MDNode::get(C, MDString::get(C, Marker));
+  TempMDTuple Self = MDNode::getTemporary(C, None);
+  MDNode *Id = MDNode::get(C, {Self.get(), Attr});
+  Id->replaceOperandWith(0, Id);
+  Latch->setMetadata(LLVMContext::MD_loop, Id);
   B.SetInsertPoint(Exit);
 }
 
@@ -172,25 +171,32 @@ void emitWorkGroupFunction(Function &WI) {
   };
 
   auto emitNest = [&](Value *State, Value *FrameBase, AllocaInst *NextSlot) {
-    emitCountedLoop(B, LS[2], "z", [&](Value *Z) {
-      emitCountedLoop(B, LS[1], "y", [&](Value *Y) {
-        emitCountedLoop(
-            B, LS[0], "x",
-            [&](Value *X) {
-              SmallVector<Value *, 16> A = CallArgs;
-              Value *Frames = FrameBase ? FrameBase : Constant::getNullValue(Ptr);
-              A.append({Ctx, X, Y, Z, State, Frames, Uniform});
-              CallInst *R = B.CreateCall(&WI, A);
-              // Next = max(Next, R): a reduction the loop vectorizer handles
-              // (a value the last work-item left would be a live-out it cannot).
-              if (NextSlot)
-                B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::smax,
-                                                      B.CreateLoad(B.getInt32Ty(), NextSlot), R),
-                              NextSlot);
-            },
-            /*OverWorkItems=*/true);
-      });
-    });
+    emitCountedLoop(
+        B, LS[2], "z",
+        [&](Value *Z) {
+          emitCountedLoop(
+              B, LS[1], "y",
+              [&](Value *Y) {
+                emitCountedLoop(
+                    B, LS[0], "x",
+                    [&](Value *X) {
+                      SmallVector<Value *, 16> A = CallArgs;
+                      Value *Frames = FrameBase ? FrameBase : Constant::getNullValue(Ptr);
+                      A.append({Ctx, X, Y, Z, State, Frames, Uniform});
+                      CallInst *R = B.CreateCall(&WI, A);
+                      // Next = max(Next, R): a reduction the loop vectorizer handles
+                      // (a value the last work-item left would be a live-out it cannot).
+                      if (NextSlot)
+                        B.CreateStore(
+                            B.CreateBinaryIntrinsic(Intrinsic::smax,
+                                                    B.CreateLoad(B.getInt32Ty(), NextSlot), R),
+                            NextSlot);
+                    },
+                    wi::WorkItemLoopMD);
+              },
+              wi::WorkItemRowsMD);
+        },
+        wi::WorkItemRowsMD);
   };
 
   if (FrameSize == 0) {

@@ -27,6 +27,9 @@ constexpr const char *KernelAttr = "weft-kernel";
 /// Loop attribute (llvm.loop metadata) of the loops over a work-group's x
 /// axis (WorkGroupLoopPass), whose iterations are work-items.
 constexpr const char *WorkItemLoopMD = "weft.work-item-loop";
+/// Loop attribute of the loops over a work-group's y and z axes, whose
+/// iterations are rows (and planes) of work-items (RowInterleavePass).
+constexpr const char *WorkItemRowsMD = "weft.work-item-rows";
 constexpr const char *FrameSizeAttr = "weft-frame-size";
 constexpr const char *LocalSizeAttr = "weft-local-size";
 constexpr const char *PrivateSizeAttr = "weft-private-size";

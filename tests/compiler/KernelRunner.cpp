@@ -176,8 +176,8 @@ bool Program::runWith(rt::WorkGroupFn Fn, const std::string &Name, const NDRange
   return true;
 }
 
-std::string compilesPrinted(const std::function<void()> &Body) {
-  setenv("WEFT_DUMP_IR", "pre", 1);
+std::string compilesPrinted(const std::function<void()> &Body, const char *When) {
+  setenv("WEFT_DUMP_IR", When, 1);
   ::testing::internal::CaptureStderr();
   Body();
   std::string Printed = ::testing::internal::GetCapturedStderr();

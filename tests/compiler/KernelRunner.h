@@ -116,8 +116,9 @@ private:
   std::string Log;
 };
 
-/// Runs Body with WEFT_DUMP_IR=pre and returns what it printed to stderr:
-/// the module of every kernel it compiled ("" if it compiled none).
-std::string compilesPrinted(const std::function<void()> &Body);
+/// Runs Body with WEFT_DUMP_IR=When and returns what it printed to stderr:
+/// the module of every kernel it compiled ("" if it compiled none), as O3
+/// gets it ("pre") or as the JIT gets it ("1").
+std::string compilesPrinted(const std::function<void()> &Body, const char *When = "pre");
 
 } // namespace weft::compiler::test
