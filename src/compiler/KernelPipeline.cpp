@@ -65,6 +65,7 @@
 #include "compiler/DeviceEnqueuePass.h"
 #include "compiler/HostTarget.h"
 #include "compiler/ImageDescriptorPass.h"
+#include "compiler/IndexWideningPass.h"
 #include "compiler/InnerChainUnrollPass.h"
 #include "compiler/KernelDescBuilder.h"
 #include "compiler/LaneCallPackingPass.h"
@@ -303,6 +304,13 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  // First, before reassociation drops the `nsw` it needs, index arithmetic
+  // that varies with the work-item is done in 64 bits
+  // (WEFT_NO_INDEX_WIDENING=1 keeps it as the front end wrote it).
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    if (!std::getenv("WEFT_NO_INDEX_WIDENING"))
+      MPM.addPass(createModuleToFunctionPassAdaptor(IndexWideningPass()));
+  });
   // A chain in a loop of its own inside a work-item loop is unrolled whole
   // where that stays small, before the full unroller weighs it.
   // (WEFT_NO_INNER_CHAIN_UNROLL=1 turns it off, to measure it.)

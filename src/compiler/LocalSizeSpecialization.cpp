@@ -9,6 +9,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
 
@@ -46,21 +47,12 @@ SmallPtrSet<Value *, 8> contextPointers(Function &WG) {
   return Ctx;
 }
 
-/// The dimension whose local size (or enqueued local size) the context
-/// holds at byte Offset, or -1.
-int sizeDimension(uint64_t Offset) {
-  for (uint64_t Field : {ctx::LocalSize, ctx::EnqueuedLocalSize})
-    if (Offset >= Field && Offset < Field + 3 * sizeof(uint64_t) &&
-        (Offset - Field) % sizeof(uint64_t) == 0)
-      return int((Offset - Field) / sizeof(uint64_t));
-  return -1;
-}
-
-} // namespace
-
-unsigned specializeLocalSize(Function &WG, const std::array<uint64_t, 3> &Size) {
+/// The 64-bit loads, in WG and the internal functions it passes its
+/// context to, of the context's field at byte offset Field (three
+/// dimensions), each with its dimension.
+SmallVector<std::pair<LoadInst *, int>, 16> fieldLoads(Function &WG, uint64_t Field) {
   const DataLayout &DL = WG.getParent()->getDataLayout();
-  SmallVector<std::pair<LoadInst *, uint64_t>, 16> Found;
+  SmallVector<std::pair<LoadInst *, int>, 16> Found;
   for (Value *Ctx : contextPointers(WG)) {
     for (User *U : Ctx->users()) {
       auto *GEP = dyn_cast<GEPOperator>(U);
@@ -69,20 +61,47 @@ unsigned specializeLocalSize(Function &WG, const std::array<uint64_t, 3> &Size) 
       APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
       if (!GEP->accumulateConstantOffset(DL, Offset))
         continue;
-      int Dim = sizeDimension(Offset.getZExtValue());
-      if (Dim < 0)
+      const uint64_t At = Offset.getZExtValue();
+      if (At < Field || At >= Field + 3 * sizeof(uint64_t) || (At - Field) % sizeof(uint64_t) != 0)
         continue;
       for (User *V : GEP->users())
         if (auto *L = dyn_cast<LoadInst>(V);
             L && L->getPointerOperand() == GEP && L->getType()->isIntegerTy(64) && !L->isVolatile())
-          Found.push_back({L, Size[Dim]});
+          Found.push_back({L, int((At - Field) / sizeof(uint64_t))});
     }
   }
-  for (auto &[L, Value] : Found) {
-    L->replaceAllUsesWith(ConstantInt::get(L->getType(), Value));
-    L->eraseFromParent();
-  }
-  return Found.size();
+  return Found;
+}
+
+} // namespace
+
+unsigned specializeLocalSize(Function &WG, const std::array<uint64_t, 3> &Size) {
+  unsigned Replaced = 0;
+  for (uint64_t Field : {ctx::LocalSize, ctx::EnqueuedLocalSize})
+    for (auto &[L, Dim] : fieldLoads(WG, Field)) {
+      L->replaceAllUsesWith(ConstantInt::get(L->getType(), Size[Dim]));
+      L->eraseFromParent();
+      ++Replaced;
+    }
+  return Replaced;
+}
+
+unsigned boundGlobalIds(Function &WG, const std::array<uint64_t, 3> &Size, uint64_t Limit) {
+  MDBuilder MD(WG.getContext());
+  unsigned Bounded = 0;
+  auto bound = [&](uint64_t Field, auto Range) {
+    for (auto &[L, Dim] : fieldLoads(WG, Field)) {
+      const auto [Low, High] = Range(Size[Dim]);
+      L->setMetadata(LLVMContext::MD_range, MD.createRange(APInt(64, Low), APInt(64, High)));
+      ++Bounded;
+    }
+  };
+  // Global size = groups x local size <= Limit, offset < Limit.
+  bound(ctx::GroupId, [&](uint64_t LS) { return std::pair{uint64_t(0), Limit / LS}; });
+  bound(ctx::NumGroups, [&](uint64_t LS) { return std::pair{uint64_t(1), Limit / LS + 1}; });
+  bound(ctx::GlobalSize, [&](uint64_t) { return std::pair{uint64_t(1), Limit + 1}; });
+  bound(ctx::GlobalOffset, [&](uint64_t) { return std::pair{uint64_t(0), Limit}; });
+  return Bounded;
 }
 
 } // namespace weft::compiler

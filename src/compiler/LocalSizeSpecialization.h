@@ -37,4 +37,13 @@ namespace weft::compiler {
 /// the number of loads replaced.
 unsigned specializeLocalSize(llvm::Function &WG, const std::array<uint64_t, 3> &Size);
 
+/// For a launch of groups of Size whose global sizes are at most Limit and
+/// whose global offsets are below it (rt::Specialization::SmallIds): the
+/// loads of the context's GroupId, NumGroups, GlobalSize and GlobalOffset
+/// fields (found as specializeLocalSize finds its loads) get `!range`
+/// metadata saying so. A global id is then below 2 x Limit, and
+/// ScalarEvolution shows that `int col = get_global_id(0)` does not wrap
+/// across a group (IndexWideningPass). Returns the number of loads bounded.
+unsigned boundGlobalIds(llvm::Function &WG, const std::array<uint64_t, 3> &Size, uint64_t Limit);
+
 } // namespace weft::compiler

@@ -164,8 +164,13 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
   bool SameSizeGroups = Desc.PrivateFrameSize != 0 && !Range.empty();
   for (int D = 0; D < 3; ++D)
     SameSizeGroups = SameSizeGroups && Range.Global[D] % Range.Local[D] == 0;
-  if (SameSizeGroups)
+  if (SameSizeGroups) {
     std::copy(Range.Local.begin(), Range.Local.end(), Spec.LocalSize.begin());
+    Spec.SmallIds = true;
+    for (int D = 0; D < 3; ++D)
+      Spec.SmallIds = Spec.SmallIds && Range.Global[D] <= Specialization::SmallIdLimit &&
+                      Range.Offset[D] < Specialization::SmallIdLimit;
+  }
   // The executable's mutex, not this kernel's, serialises a compile.
   if (!Spec.empty())
     if (WorkGroupFn Specialized = Exe->specialize(Desc.Name, Spec))

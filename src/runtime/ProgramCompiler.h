@@ -89,9 +89,14 @@ struct Specialization {
   /// The size of every work-group of the launch; zeros: not fixed (the
   /// groups differ, or the kernel would gain nothing).
   std::array<uint64_t, 3> LocalSize{0, 0, 0};
+  /// With a local size: in every dimension the launch's global size is at
+  /// most SmallIdLimit and its global offset below it, so every global id
+  /// fits a 31-bit `int` and `int` index arithmetic on it does not wrap.
+  bool SmallIds = false;
+  static constexpr uint64_t SmallIdLimit = uint64_t(1) << 30;
   bool empty() const { return Formats.empty() && LocalSize[0] == 0; }
   bool operator<(const Specialization &O) const {
-    return std::tie(Formats, LocalSize) < std::tie(O.Formats, O.LocalSize);
+    return std::tie(Formats, LocalSize, SmallIds) < std::tie(O.Formats, O.LocalSize, O.SmallIds);
   }
 };
 
