@@ -91,7 +91,8 @@ struct Specialization {
   std::array<uint64_t, 3> LocalSize{0, 0, 0};
   /// With a local size: in every dimension the launch's global size is at
   /// most SmallIdLimit and its global offset below it, so every global id
-  /// fits a 31-bit `int` and `int` index arithmetic on it does not wrap.
+  /// is below 2^31: an `int` holds it, and `int` arithmetic on a group's
+  /// ids does not wrap between its work-items.
   bool SmallIds = false;
   static constexpr uint64_t SmallIdLimit = uint64_t(1) << 30;
   bool empty() const { return Formats.empty() && LocalSize[0] == 0; }

@@ -39,7 +39,7 @@ struct Rows {
   unsigned Chain = 16;  ///< multiply-adds of a row, one chain
   unsigned Shared = 16; ///< B rows every row shares (loaded before the loop)
   std::string Cpu = "skylake-avx512";
-  bool Marked = true;     ///< the wi::WorkItemRowsMD attribute
+  bool Unmarked = false;  ///< without the wi::WorkItemRowsMD attribute
   bool Carried = false;   ///< a sum over the rows, carried by a phi
   bool Stack = false;     ///< each row stores to one stack slot
   bool Escapes = false;   ///< an alloca's address passed to a function
@@ -85,7 +85,7 @@ std::string functionOf(const Rows &R) {
     T += "  %e = extractelement " + V + " " + Last + ", i64 0\n  %sum.next = fadd float %sum, %e\n";
   T += "  %y.next = add nuw nsw i64 %y, 1\n  %done = icmp eq i64 %y.next, " +
        std::to_string(R.Trip) + "\n  br i1 %done, label %exit, label %y.loop" +
-       (R.Marked ? ", !llvm.loop !0" : "") + "\nexit:\n";
+       (R.Unmarked ? "" : ", !llvm.loop !0") + "\nexit:\n";
   if (R.UsedAfter)
     T += "  store " + V + " " + Last + ", ptr %frame\n";
   if (R.Carried)
@@ -173,6 +173,11 @@ TEST(RowInterleaveTest, RowChainsInterleaveWhereTheyFitTheRegisters) {
   std::unique_ptr<TargetMachine> TM = x86Machine();
   if (!TM)
     GTEST_SKIP() << "no x86-64 target in this LLVM";
+  auto with = [](const char *Name, bool Rows::*Field) {
+    Rows R{Name};
+    R.*Field = true;
+    return R;
+  };
   const std::vector<Rows> Cases = {
       {"rows16"},
       {"rows12", 12},
@@ -180,36 +185,12 @@ TEST(RowInterleaveTest, RowChainsInterleaveWhereTheyFitTheRegisters) {
       {"haswell16", 16, 8, 16, 16, "haswell"},
       {"haswell4", 16, 8, 16, 4, "haswell"},
       {"short8", 16, 16, 8, 8},
-      [] {
-        Rows R{"unmarked"};
-        R.Marked = false;
-        return R;
-      }(),
-      [] {
-        Rows R{"carried"};
-        R.Carried = true;
-        return R;
-      }(),
-      [] {
-        Rows R{"stack"};
-        R.Stack = true;
-        return R;
-      }(),
-      [] {
-        Rows R{"escapes"};
-        R.Escapes = true;
-        return R;
-      }(),
-      [] {
-        Rows R{"atomic"};
-        R.Atomic = true;
-        return R;
-      }(),
-      [] {
-        Rows R{"used_after"};
-        R.UsedAfter = true;
-        return R;
-      }(),
+      with("unmarked", &Rows::Unmarked),
+      with("carried", &Rows::Carried),
+      with("stack", &Rows::Stack),
+      with("escapes", &Rows::Escapes),
+      with("atomic", &Rows::Atomic),
+      with("used_after", &Rows::UsedAfter),
   };
   std::string Text = "declare <16 x float> @llvm.fmuladd.v16f32(<16 x float>, <16 x float>, "
                      "<16 x float>)\ndeclare <8 x float> @llvm.fmuladd.v8f32(<8 x float>, <8 x "
