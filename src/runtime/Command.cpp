@@ -75,7 +75,20 @@ void Command::runOnPool(std::function<cl_int()> Body) {
 }
 
 void PoolCommand::execute() {
-  runOnPool([this] { return run(); }); // runOnPool keeps this command alive
+  const size_t Parts = parts(device().backend().properties().ComputeUnits);
+  if (Parts <= 1) {
+    runOnPool([this] { return run(); }); // runOnPool keeps this command alive
+    return;
+  }
+  // The pool holds the command (and so its references) until the end.
+  auto Self = std::static_pointer_cast<PoolCommand>(shared_from_this());
+  PoolCommand *Raw = Self.get();
+  device().backend().runParts(
+      Parts, [Raw, Parts](size_t I) { Raw->runPart(I, Parts); }, std::move(Self));
 }
+
+void PoolCommand::launchStarted() { event().advance(Event::Stage::Running); }
+
+void PoolCommand::launchEnded(Status S) { finish(S ? CL_COMPLETE : S.error().Code); }
 
 } // namespace weft::rt

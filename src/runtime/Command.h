@@ -12,6 +12,7 @@
 // command has ended and its last child is done; a failed child fails it.
 #pragma once
 
+#include "runtime/DeviceBackend.h"
 #include "runtime/Event.h"
 
 #include <atomic>
@@ -82,14 +83,32 @@ private:
   std::shared_ptr<Command> Pinned;
 };
 
-/// A command whose whole work is one small, self-contained task on the
-/// pool (the memory commands of MemoryCommands.h): run() returns
-/// CL_COMPLETE or a negative error.
-class PoolCommand : public Command {
+/// A command whose whole work is one self-contained task on the pool (the
+/// memory commands of MemoryCommands.h): run() returns CL_COMPLETE or a
+/// negative error. A command whose work splits (a copy or a fill of many
+/// megabytes) says into how many parts (parts()), and the pool runs them
+/// side by side (DeviceBackend::runParts): Running before the first,
+/// Ended after the last.
+class PoolCommand : public Command, public LaunchObserver {
+public:
+  void launchStarted() override;
+  void launchEnded(Status S) override;
+
 protected:
   using Command::Command;
   void execute() override;
   virtual cl_int run() = 0;
+  /// The parts the work splits into on a device of Units compute units; 1:
+  /// run() does it all.
+  virtual size_t parts(size_t Units) const {
+    (void)Units;
+    return 1;
+  }
+  /// Part I of Parts (parts() > 1); cannot fail.
+  virtual void runPart(size_t I, size_t Parts) {
+    (void)I;
+    (void)Parts;
+  }
 };
 
 /// A pool command whose work is a function given at construction.

@@ -107,6 +107,21 @@ public:
   /// Runs a small task (a copy, a fill, a callback) on the pool.
   virtual void run(std::function<void()> Task) = 0;
 
+  /// Runs Part(0) .. Part(Parts - 1) on the pool, side by side where it has
+  /// the cores, between Observer's launchStarted() and launchEnded(): a
+  /// copy or a fill of many megabytes, which one core cannot carry at the
+  /// memory's speed. A part must not wait for another. By default the
+  /// parts run one after another, as one task.
+  virtual void runParts(size_t Parts, std::function<void(size_t)> Part,
+                        std::shared_ptr<LaunchObserver> Observer) {
+    run([Parts, Part = std::move(Part), Observer = std::move(Observer)] {
+      Observer->launchStarted();
+      for (size_t I = 0; I < Parts; ++I)
+        Part(I);
+      Observer->launchEnded({});
+    });
+  }
+
   /// Called by a host thread about to block until Done() holds: runs
   /// ready work on the calling thread, one task after another, while some
   /// is waiting and Done() is false. The host is idle during that time;

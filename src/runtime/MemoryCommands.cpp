@@ -17,6 +17,49 @@ cl_int BufferTransferCommand::run() {
   return CL_COMPLETE;
 }
 
+void BufferTransferCommand::runPart(size_t I, size_t Parts) {
+  const auto [Begin, End] = bytePart(Size, I, Parts);
+  if (Dir == TransferDirection::ToHost)
+    std::memcpy(Host + Begin, Buf->data() + Offset + Begin, End - Begin);
+  else
+    std::memcpy(Buf->data() + Offset + Begin, Host + Begin, End - Begin);
+}
+
+void CopyBufferCommand::runPart(size_t I, size_t Parts) {
+  const auto [Begin, End] = bytePart(Size, I, Parts);
+  std::memcpy(Dst->data() + DstOffset + Begin, Src->data() + SrcOffset + Begin, End - Begin);
+}
+
+void FillBufferCommand::runPart(size_t I, size_t Parts) {
+  const auto [Begin, End] = bytePart(Size, I, Parts);
+  fillPattern(Buf->data() + Offset + Begin, End - Begin, Pattern.data(), Pattern.size());
+}
+
+void SvmCopyCommand::runPart(size_t I, size_t Parts) {
+  const auto [Begin, End] = bytePart(Size, I, Parts);
+  std::memcpy(static_cast<char *>(Dst) + Begin, static_cast<const char *>(Src) + Begin,
+              End - Begin);
+}
+
+void SvmFillCommand::runPart(size_t I, size_t Parts) {
+  const auto [Begin, End] = bytePart(Size, I, Parts);
+  fillPattern(static_cast<char *>(Dst) + Begin, End - Begin, Pattern.data(), Pattern.size());
+}
+
+size_t byteParts(size_t Size, size_t Units) {
+  if (Units < 2)
+    return 1;
+  return std::max<size_t>(1, std::min(Size / MinPartBytes, Units * PartsPerUnit));
+}
+
+std::pair<size_t, size_t> bytePart(size_t Size, size_t I, size_t Parts) {
+  constexpr size_t Grain = 4096;
+  const size_t Grains = (Size + Grain - 1) / Grain;
+  const size_t Begin = std::min(Size, Grains * I / Parts * Grain);
+  const size_t End = I + 1 == Parts ? Size : std::min(Size, Grains * (I + 1) / Parts * Grain);
+  return {Begin, End};
+}
+
 cl_int CopyBufferCommand::run() {
   std::memcpy(Dst->data() + DstOffset, Src->data() + SrcOffset, Size);
   return CL_COMPLETE;

@@ -1,7 +1,8 @@
 // The memory commands: one named class per clEnqueue* on buffers, memory
 // objects and SVM, beside KernelCommand. Each holds references to the memory
-// objects it touches and runs as one task on the device's pool. The API
-// layer has checked every argument before one is made.
+// objects it touches and runs as one task on the device's pool, or, for a
+// copy or fill of megabytes, as parts side by side (PoolCommand::parts). The
+// API layer has checked every argument before one is made.
 //
 // Host and device share memory, so a map is zero-copy (the mapped pointer
 // is the object's own memory) and a migration moves nothing: those commands
@@ -12,12 +13,25 @@
 #include "runtime/BufferRect.h"
 #include "runtime/Command.h"
 
+#include <utility>
 #include <vector>
 
 namespace weft::rt {
 
 /// Which way a transfer between a buffer and host memory goes.
 enum class TransferDirection { ToHost, FromHost };
+
+/// The parts a copy or fill of Size bytes splits into on a device of Units
+/// compute units (PoolCommand::parts): 1 where a part would be smaller than
+/// MinPartBytes or the device has one unit, else up to PartsPerUnit a unit,
+/// so that a part held up (a page fault, another command's work) leaves
+/// the others to the rest.
+size_t byteParts(size_t Size, size_t Units);
+/// Part I of Parts of Size bytes, [first, second): split at multiples of
+/// 4 KiB, which hold whole patterns of any size a fill takes (at most 128).
+std::pair<size_t, size_t> bytePart(size_t Size, size_t I, size_t Parts);
+constexpr size_t MinPartBytes = size_t(1) << 20;
+constexpr size_t PartsPerUnit = 4;
 
 /// clEnqueueReadBuffer and clEnqueueWriteBuffer: Size bytes between Offset
 /// of the buffer and Host.
@@ -31,6 +45,8 @@ public:
 
 protected:
   cl_int run() override;
+  size_t parts(size_t Units) const override { return byteParts(Size, Units); }
+  void runPart(size_t I, size_t Parts) override;
 
 private:
   TransferDirection Dir;
@@ -49,6 +65,8 @@ public:
 
 protected:
   cl_int run() override;
+  size_t parts(size_t Units) const override { return byteParts(Size, Units); }
+  void runPart(size_t I, size_t Parts) override;
 
 private:
   Ref<Buffer> Src, Dst;
@@ -65,6 +83,8 @@ public:
 
 protected:
   cl_int run() override;
+  size_t parts(size_t Units) const override { return byteParts(Size, Units); }
+  void runPart(size_t I, size_t Parts) override;
 
 private:
   Ref<Buffer> Buf;
@@ -159,6 +179,8 @@ public:
 
 protected:
   cl_int run() override;
+  size_t parts(size_t Units) const override { return byteParts(Size, Units); }
+  void runPart(size_t I, size_t Parts) override;
 
 private:
   void *Dst;
@@ -175,6 +197,8 @@ public:
 
 protected:
   cl_int run() override;
+  size_t parts(size_t Units) const override { return byteParts(Size, Units); }
+  void runPart(size_t I, size_t Parts) override;
 
 private:
   char *Dst;

@@ -223,6 +223,64 @@ TEST_F(Buffers, FillEveryPatternSize) {
   }
 }
 
+// Transfers, copies and fills of megabytes run in parts side by side
+// (PoolCommand::parts): every byte lands once, at odd offsets and sizes
+// that end inside a part's 4 KiB grain, and the events' profiling times
+// keep their order.
+TEST_F(Buffers, MegabyteTransfersCopiesAndFillsInParts) {
+  const size_t N = (9u << 20) + 4096 * 3 + 77;
+  const size_t Off = 4096 + 13, Size = N - Off - 1000;
+  std::vector<unsigned char> Data = iota(N, 3);
+  cl_mem A = buffer(N), B = buffer(N);
+  cl_command_queue Profiled =
+      clCreateCommandQueue(Context, Device, CL_QUEUE_PROFILING_ENABLE, nullptr);
+  ASSERT_NE(Profiled, nullptr);
+  cl_event Events[4];
+  ASSERT_EQ(clEnqueueWriteBuffer(Profiled, A, CL_FALSE, 0, N, Data.data(), 0, nullptr, &Events[0]),
+            CL_SUCCESS);
+  std::vector<unsigned char> Zero(N, 0);
+  ASSERT_EQ(clEnqueueWriteBuffer(Profiled, B, CL_FALSE, 0, N, Zero.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueCopyBuffer(Profiled, A, B, Off, Off + 7, Size - 7, 0, nullptr, &Events[1]),
+            CL_SUCCESS);
+  std::vector<unsigned char> Got(N, 0xee);
+  ASSERT_EQ(clEnqueueReadBuffer(Profiled, B, CL_FALSE, 0, N, Got.data(), 0, nullptr, &Events[2]),
+            CL_SUCCESS);
+  ASSERT_EQ(clFinish(Profiled), CL_SUCCESS);
+  for (size_t I = 0; I < N; ++I)
+    ASSERT_EQ(Got[I], I >= Off + 7 && I < Off + Size ? Data[I - 7] : 0) << I;
+
+  const cl_uint Pattern = 0x01020304; // bytes 4, 3, 2, 1
+  const size_t FillAt = 4096 + 12, FillSize = (N - FillAt - 20) / 4 * 4;
+  ASSERT_EQ(clEnqueueFillBuffer(Profiled, B, &Pattern, sizeof(Pattern), FillAt, FillSize, 0,
+                                nullptr, &Events[3]),
+            CL_SUCCESS);
+  ASSERT_EQ(clFinish(Profiled), CL_SUCCESS);
+  auto Filled = read<unsigned char>(B, N);
+  for (size_t I = 0; I < N; ++I)
+    ASSERT_EQ(Filled[I], I >= FillAt && I < FillAt + FillSize ? 4 - (I - FillAt) % 4 : Got[I]) << I;
+
+  for (cl_event E : Events) {
+    cl_ulong Queued = 0, Submit = 0, Start = 0, End = 0;
+    ASSERT_EQ(
+        clGetEventProfilingInfo(E, CL_PROFILING_COMMAND_QUEUED, sizeof(Queued), &Queued, nullptr),
+        CL_SUCCESS);
+    ASSERT_EQ(
+        clGetEventProfilingInfo(E, CL_PROFILING_COMMAND_SUBMIT, sizeof(Submit), &Submit, nullptr),
+        CL_SUCCESS);
+    ASSERT_EQ(
+        clGetEventProfilingInfo(E, CL_PROFILING_COMMAND_START, sizeof(Start), &Start, nullptr),
+        CL_SUCCESS);
+    ASSERT_EQ(clGetEventProfilingInfo(E, CL_PROFILING_COMMAND_END, sizeof(End), &End, nullptr),
+              CL_SUCCESS);
+    EXPECT_LE(Queued, Submit);
+    EXPECT_LE(Submit, Start);
+    EXPECT_LE(Start, End);
+    EXPECT_EQ(clReleaseEvent(E), CL_SUCCESS);
+  }
+  EXPECT_EQ(clReleaseCommandQueue(Profiled), CL_SUCCESS);
+}
+
 TEST_F(Buffers, FillErrors) {
   cl_mem M = buffer(256);
   int Pattern = 0;

@@ -18,6 +18,8 @@ protected:
   cl_command_type typeOf(cl_event E) {
     return info<cl_command_type>(clGetEventInfo, E, CL_EVENT_COMMAND_TYPE);
   }
+  /// Copies N ints host -> SVM -> SVM -> host, and host -> host.
+  void copyEveryWay(size_t N);
 };
 
 /// Kernels over SVM pointers: a copy with an offset, and a walk along a
@@ -93,7 +95,13 @@ TEST_F(Svm, AllocReturnsNullForEveryInvalidRequest) {
 }
 
 TEST_F(Svm, MemcpyBetweenSvmAndHostMemoryInEveryDirection) {
-  const size_t N = 4096;
+  // Also megabytes, which are copied in parts side by side.
+  for (const size_t N : {size_t(4096), size_t(5u << 20) / sizeof(int) + 1234})
+    copyEveryWay(N);
+}
+
+void Svm::copyEveryWay(size_t N) {
+  SCOPED_TRACE(N);
   std::vector<int> Host(N), Back(N);
   std::iota(Host.begin(), Host.end(), 1);
   int *A = alloc<int>(N * sizeof(int));
@@ -167,25 +175,27 @@ TEST_F(Svm, MemcpyErrors) {
 }
 
 TEST_F(Svm, MemFillWithEveryPatternSize) {
-  const size_t Bytes = 4096;
-  unsigned char *P = alloc<unsigned char>(Bytes);
-  for (size_t PatternSize = 1; PatternSize <= 128; PatternSize *= 2) {
-    std::vector<unsigned char> Pattern(PatternSize);
-    for (size_t I = 0; I < PatternSize; ++I)
-      Pattern[I] = static_cast<unsigned char>(PatternSize * 3 + I * 7 + 1);
-    std::memset(P, 0, Bytes);
-    // Fill the middle half, leaving a quarter untouched on each side.
-    cl_event Fill;
-    ASSERT_EQ(clEnqueueSVMMemFill(Queue, P + Bytes / 4, Pattern.data(), PatternSize, Bytes / 2, 0,
-                                  nullptr, &Fill),
-              CL_SUCCESS);
-    ASSERT_EQ(clWaitForEvents(1, &Fill), CL_SUCCESS);
-    EXPECT_EQ(typeOf(Fill), cl_command_type(CL_COMMAND_SVM_MEMFILL));
-    clReleaseEvent(Fill);
-    for (size_t I = 0; I < Bytes; ++I) {
-      bool Inside = I >= Bytes / 4 && I < 3 * Bytes / 4;
-      unsigned char Want = Inside ? Pattern[(I - Bytes / 4) % PatternSize] : 0;
-      ASSERT_EQ(P[I], Want) << "pattern size " << PatternSize << ", byte " << I;
+  // Also megabytes, which are filled in parts side by side.
+  for (const size_t Bytes : {size_t(4096), size_t(9u << 20) + 2 * 4096}) {
+    unsigned char *P = alloc<unsigned char>(Bytes);
+    for (size_t PatternSize = 1; PatternSize <= 128; PatternSize *= 2) {
+      std::vector<unsigned char> Pattern(PatternSize);
+      for (size_t I = 0; I < PatternSize; ++I)
+        Pattern[I] = static_cast<unsigned char>(PatternSize * 3 + I * 7 + 1);
+      std::memset(P, 0, Bytes);
+      // Fill the middle half, leaving a quarter untouched on each side.
+      cl_event Fill;
+      ASSERT_EQ(clEnqueueSVMMemFill(Queue, P + Bytes / 4, Pattern.data(), PatternSize, Bytes / 2, 0,
+                                    nullptr, &Fill),
+                CL_SUCCESS);
+      ASSERT_EQ(clWaitForEvents(1, &Fill), CL_SUCCESS);
+      EXPECT_EQ(typeOf(Fill), cl_command_type(CL_COMMAND_SVM_MEMFILL));
+      clReleaseEvent(Fill);
+      for (size_t I = 0; I < Bytes; ++I) {
+        bool Inside = I >= Bytes / 4 && I < 3 * Bytes / 4;
+        unsigned char Want = Inside ? Pattern[(I - Bytes / 4) % PatternSize] : 0;
+        ASSERT_EQ(P[I], Want) << Bytes << " bytes, pattern size " << PatternSize << ", byte " << I;
+      }
     }
   }
 }

@@ -221,11 +221,29 @@ uint64_t totalOf(const std::array<uint64_t, 3> &N) { return N[0] * N[1] * N[2]; 
 
 } // namespace
 
-bool PoolJob::needsArena() const { return Launch && totalOf(numGroups(*Launch)) > 1; }
+bool PoolJob::needsArena() const {
+  return (Launch && totalOf(numGroups(*Launch)) > 1) || Parts > 1;
+}
 
 void PoolJob::run() const {
   if (Task) {
     Task();
+    return;
+  }
+  if (Part) {
+    Observer->launchStarted();
+    {
+      ClosedFrame Closed;
+      // As for work-groups below: every part starts after the job and
+      // ends before its end is reported (TsanHandOff.h).
+      auto Chunk = [&](const tbb::blocked_range<size_t> &R) {
+        for (size_t I = R.begin(); I < R.end(); ++I)
+          Part(I);
+      };
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, Parts), tsan::HandedOff(Chunk));
+      tsan::acquire(&Chunk);
+    }
+    Observer->launchEnded({});
     return;
   }
   const rt::KernelLaunch &L = *Launch;
@@ -258,10 +276,15 @@ void PoolJob::run() const {
 
 void CpuDevice::launch(std::shared_ptr<const rt::KernelLaunch> L,
                        std::shared_ptr<rt::LaunchObserver> Observer) {
-  submit({std::move(L), std::move(Observer), {}});
+  submit({std::move(L), std::move(Observer), {}, {}, 0});
 }
 
-void CpuDevice::run(std::function<void()> Task) { submit({{}, {}, std::move(Task)}); }
+void CpuDevice::run(std::function<void()> Task) { submit({{}, {}, std::move(Task), {}, 0}); }
+
+void CpuDevice::runParts(size_t Parts, std::function<void(size_t)> Part,
+                         std::shared_ptr<rt::LaunchObserver> Observer) {
+  submit({{}, std::move(Observer), {}, std::move(Part), Parts});
+}
 
 void CpuDevice::runReadyWorkUntil(const std::function<bool()> &Done) {
   // Ready work first; then, where workers have cores of their own, a short

@@ -3,7 +3,8 @@
 // Every queue of every context on the device hands its Ready commands here.
 // A kernel command of several work-groups becomes one arena task that
 // splits its work-groups with tbb::parallel_for, so work-groups of several
-// commands interleave on the workers. Small work (a one-work-group kernel,
+// commands interleave on the workers; so does a copy or fill of many
+// megabytes, in parts (runParts). Small work (a one-work-group kernel,
 // a copy, a fill) waits in the device's ready list, and one arena task per
 // item takes the oldest; a host thread about to block in clFinish or
 // clWaitForEvents takes from the same list and runs the work itself
@@ -44,15 +45,19 @@
 
 namespace weft::cpu {
 
-/// Work for the pool: a kernel launch, or a task. A launch is not wrapped
-/// in a std::function, which would allocate for every command.
+/// Work for the pool: a kernel launch, a task, or a task in parts
+/// (runParts; reported to Observer, as a launch is). A launch is not
+/// wrapped in a std::function, which would allocate for every command.
 struct PoolJob {
   std::shared_ptr<const rt::KernelLaunch> Launch;
   std::shared_ptr<rt::LaunchObserver> Observer;
   std::function<void()> Task;
+  std::function<void(size_t)> Part;
+  size_t Parts = 0;
 
-  explicit operator bool() const { return Launch || Task; }
-  /// A launch of several work-groups: a parallel_for in the arena.
+  explicit operator bool() const { return Launch || Task || Part; }
+  /// A launch of several work-groups, or several parts: a parallel_for in
+  /// the arena.
   bool needsArena() const;
   void run() const;
 };
@@ -66,6 +71,8 @@ public:
   void launch(std::shared_ptr<const rt::KernelLaunch> Launch,
               std::shared_ptr<rt::LaunchObserver> Observer) override;
   void run(std::function<void()> Task) override;
+  void runParts(size_t Parts, std::function<void(size_t)> Part,
+                std::shared_ptr<rt::LaunchObserver> Observer) override;
   void runReadyWorkUntil(const std::function<bool()> &Done) override;
   void hostEnqueued() override { noteHostActivity(); }
 

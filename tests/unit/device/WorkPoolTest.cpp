@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -66,6 +67,44 @@ private:
   unsigned Started = 0, Finished = 0;
   bool Released = false, AllStarted = false;
 };
+
+/// Records a job in parts: when it started and ended, and each part.
+class PartsObserver : public weft::rt::LaunchObserver {
+public:
+  explicit PartsObserver(size_t Parts) : Ran(Parts) {}
+  void launchStarted() override { Started.fetch_add(1); }
+  void launchEnded(weft::rt::Status) override {
+    EndedAfter = 0;
+    for (auto &R : Ran)
+      EndedAfter += R.load();
+    Ended.fetch_add(1);
+  }
+  void part(size_t I) {
+    // Every part runs after the start and before the end.
+    if (Started.load() != 1 || Ended.load() != 0)
+      Misplaced.fetch_add(1);
+    Ran[I].fetch_add(1);
+  }
+  std::vector<std::atomic<unsigned>> Ran;
+  std::atomic<unsigned> Started{0}, Ended{0}, Misplaced{0};
+  unsigned EndedAfter = 0;
+};
+
+TEST(WorkPool, APartedJobRunsEachPartOnceBetweenItsStartAndEnd) {
+  weft::cpu::CpuDevice Dev;
+  for (size_t Parts : {size_t(1), size_t(2), size_t(9)}) {
+    auto Observer = std::make_shared<PartsObserver>(Parts);
+    PartsObserver *O = Observer.get();
+    Dev.runParts(
+        Parts, [O](size_t I) { O->part(I); }, Observer);
+    ASSERT_TRUE(eventually([&] { return O->Ended.load() == 1; })) << Parts;
+    EXPECT_EQ(O->Started.load(), 1u);
+    EXPECT_EQ(O->Misplaced.load(), 0u);
+    EXPECT_EQ(O->EndedAfter, Parts);
+    for (size_t I = 0; I < Parts; ++I)
+      EXPECT_EQ(O->Ran[I].load(), 1u) << I;
+  }
+}
 
 TEST(WorkPool, AWaitingHostThreadRunsReadyWorkItself) {
   weft::cpu::CpuDevice Dev;
