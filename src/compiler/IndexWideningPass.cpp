@@ -124,6 +124,7 @@ PreservedAnalyses IndexWideningPass::run(Function &F, FunctionAnalysisManager &F
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!findOptionMDForLoop(L, wi::WorkItemLoopMD))
       continue;
+    bool LoopChanged = false;
     SmallVector<SExtInst *, 16> Extensions;
     for (BasicBlock *BB : L->blocks())
       for (Instruction &I : *BB)
@@ -145,10 +146,11 @@ PreservedAnalyses IndexWideningPass::run(Function &F, FunctionAnalysisManager &F
       }
       S->replaceAllUsesWith(W);
       S->eraseFromParent();
-      Changed = true;
+      LoopChanged = true;
     }
-    if (Changed)
+    if (LoopChanged)
       SE.forgetLoop(L);
+    Changed |= LoopChanged;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

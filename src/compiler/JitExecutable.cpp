@@ -267,10 +267,11 @@ std::vector<unsigned char> JitExecutable::objectFor(const std::string &KernelNam
   Function *WG = (*M)->getFunction(Name);
   if (!S.empty()) {
     ImageDescriptorPass::specialize(*WG, S.Formats);
-    if (S.LocalSize[0] != 0)
+    if (S.LocalSize[0] != 0) {
       specializeLocalSize(*WG, S.LocalSize);
-    if (S.LocalSize[0] != 0 && S.SmallIds)
-      boundGlobalIds(*WG, S.LocalSize, rt::Specialization::SmallIdLimit);
+      if (S.SmallIds)
+        boundGlobalIds(*WG, S.LocalSize, rt::Specialization::SmallIdLimit);
+    }
   }
   WG->setName(Symbol);
   auto TM = Target->createTargetMachine();

@@ -110,17 +110,9 @@ public:
   /// Runs Part(0) .. Part(Parts - 1) on the pool, side by side where it has
   /// the cores, between Observer's launchStarted() and launchEnded(): a
   /// copy or a fill of many megabytes, which one core cannot carry at the
-  /// memory's speed. A part must not wait for another. By default the
-  /// parts run one after another, as one task.
+  /// memory's speed. A part must not wait for another.
   virtual void runParts(size_t Parts, std::function<void(size_t)> Part,
-                        std::shared_ptr<LaunchObserver> Observer) {
-    run([Parts, Part = std::move(Part), Observer = std::move(Observer)] {
-      Observer->launchStarted();
-      for (size_t I = 0; I < Parts; ++I)
-        Part(I);
-      Observer->launchEnded({});
-    });
-  }
+                        std::shared_ptr<LaunchObserver> Observer) = 0;
 
   /// Called by a host thread about to block until Done() holds: runs
   /// ready work on the calling thread, one task after another, while some

@@ -166,10 +166,7 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
     SameSizeGroups = SameSizeGroups && Range.Global[D] % Range.Local[D] == 0;
   if (SameSizeGroups) {
     std::copy(Range.Local.begin(), Range.Local.end(), Spec.LocalSize.begin());
-    Spec.SmallIds = true;
-    for (int D = 0; D < 3; ++D)
-      Spec.SmallIds = Spec.SmallIds && Range.Global[D] <= Specialization::SmallIdLimit &&
-                      Range.Offset[D] < Specialization::SmallIdLimit;
+    Spec.SmallIds = Specialization::smallIds(Range.Global, Range.Offset);
   }
   // The executable's mutex, not this kernel's, serialises a compile.
   if (!Spec.empty())

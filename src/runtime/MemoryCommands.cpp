@@ -9,14 +9,6 @@
 
 namespace weft::rt {
 
-cl_int BufferTransferCommand::run() {
-  if (Dir == TransferDirection::ToHost)
-    std::memcpy(Host, Buf->data() + Offset, Size);
-  else
-    std::memcpy(Buf->data() + Offset, Host, Size);
-  return CL_COMPLETE;
-}
-
 void BufferTransferCommand::runPart(size_t I, size_t Parts) {
   const auto [Begin, End] = bytePart(Size, I, Parts);
   if (Dir == TransferDirection::ToHost)
@@ -43,7 +35,7 @@ void SvmCopyCommand::runPart(size_t I, size_t Parts) {
 
 void SvmFillCommand::runPart(size_t I, size_t Parts) {
   const auto [Begin, End] = bytePart(Size, I, Parts);
-  fillPattern(static_cast<char *>(Dst) + Begin, End - Begin, Pattern.data(), Pattern.size());
+  fillPattern(Dst + Begin, End - Begin, Pattern.data(), Pattern.size());
 }
 
 size_t byteParts(size_t Size, size_t Units) {
@@ -58,16 +50,6 @@ std::pair<size_t, size_t> bytePart(size_t Size, size_t I, size_t Parts) {
   const size_t Begin = std::min(Size, Grains * I / Parts * Grain);
   const size_t End = I + 1 == Parts ? Size : std::min(Size, Grains * (I + 1) / Parts * Grain);
   return {Begin, End};
-}
-
-cl_int CopyBufferCommand::run() {
-  std::memcpy(Dst->data() + DstOffset, Src->data() + SrcOffset, Size);
-  return CL_COMPLETE;
-}
-
-cl_int FillBufferCommand::run() {
-  fillPattern(Buf->data() + Offset, Size, Pattern.data(), Pattern.size());
-  return CL_COMPLETE;
 }
 
 cl_int BufferRectTransferCommand::run() {
@@ -85,16 +67,6 @@ cl_int CopyBufferRectCommand::run() {
 
 cl_int NativeKernelCommand::run() {
   Fn(Block.empty() ? nullptr : Block.data());
-  return CL_COMPLETE;
-}
-
-cl_int SvmCopyCommand::run() {
-  std::memcpy(Dst, Src, Size);
-  return CL_COMPLETE;
-}
-
-cl_int SvmFillCommand::run() {
-  fillPattern(Dst, Size, Pattern.data(), Pattern.size());
   return CL_COMPLETE;
 }
 

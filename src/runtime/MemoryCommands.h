@@ -33,63 +33,73 @@ std::pair<size_t, size_t> bytePart(size_t Size, size_t I, size_t Parts);
 constexpr size_t MinPartBytes = size_t(1) << 20;
 constexpr size_t PartsPerUnit = 4;
 
+/// A pool command whose work is Size bytes, in parts (byteParts, bytePart)
+/// or, where there is one, whole: the commands below implement runPart.
+class ByteRangeCommand : public PoolCommand {
+protected:
+  ByteRangeCommand(CommandQueue &Q, cl_command_type Type, size_t Size)
+      : PoolCommand(Q, Type), Size(Size) {}
+  cl_int run() final {
+    runPart(0, 1);
+    return CL_COMPLETE;
+  }
+  size_t parts(size_t Units) const final { return byteParts(Size, Units); }
+
+  const size_t Size;
+};
+
 /// clEnqueueReadBuffer and clEnqueueWriteBuffer: Size bytes between Offset
 /// of the buffer and Host.
-class BufferTransferCommand final : public PoolCommand {
+class BufferTransferCommand final : public ByteRangeCommand {
 public:
   BufferTransferCommand(CommandQueue &Q, TransferDirection Dir, Buffer &B, size_t Offset,
                         size_t Size, void *Host)
-      : PoolCommand(Q, Dir == TransferDirection::ToHost ? CL_COMMAND_READ_BUFFER
-                                                        : CL_COMMAND_WRITE_BUFFER),
-        Dir(Dir), Buf(&B), Offset(Offset), Size(Size), Host(static_cast<char *>(Host)) {}
+      : ByteRangeCommand(
+            Q, Dir == TransferDirection::ToHost ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER,
+            Size),
+        Dir(Dir), Buf(&B), Offset(Offset), Host(static_cast<char *>(Host)) {}
 
 protected:
-  cl_int run() override;
-  size_t parts(size_t Units) const override { return byteParts(Size, Units); }
   void runPart(size_t I, size_t Parts) override;
 
 private:
   TransferDirection Dir;
   Ref<Buffer> Buf;
-  size_t Offset, Size;
+  size_t Offset;
   char *Host;
 };
 
 /// clEnqueueCopyBuffer (the regions do not overlap).
-class CopyBufferCommand final : public PoolCommand {
+class CopyBufferCommand final : public ByteRangeCommand {
 public:
   CopyBufferCommand(CommandQueue &Q, Buffer &Src, Buffer &Dst, size_t SrcOffset, size_t DstOffset,
                     size_t Size)
-      : PoolCommand(Q, CL_COMMAND_COPY_BUFFER), Src(&Src), Dst(&Dst), SrcOffset(SrcOffset),
-        DstOffset(DstOffset), Size(Size) {}
+      : ByteRangeCommand(Q, CL_COMMAND_COPY_BUFFER, Size), Src(&Src), Dst(&Dst),
+        SrcOffset(SrcOffset), DstOffset(DstOffset) {}
 
 protected:
-  cl_int run() override;
-  size_t parts(size_t Units) const override { return byteParts(Size, Units); }
   void runPart(size_t I, size_t Parts) override;
 
 private:
   Ref<Buffer> Src, Dst;
-  size_t SrcOffset, DstOffset, Size;
+  size_t SrcOffset, DstOffset;
 };
 
 /// clEnqueueFillBuffer: Size bytes at Offset, a whole number of patterns.
-class FillBufferCommand final : public PoolCommand {
+class FillBufferCommand final : public ByteRangeCommand {
 public:
   FillBufferCommand(CommandQueue &Q, Buffer &B, std::vector<char> Pattern, size_t Offset,
                     size_t Size)
-      : PoolCommand(Q, CL_COMMAND_FILL_BUFFER), Buf(&B), Pattern(std::move(Pattern)),
-        Offset(Offset), Size(Size) {}
+      : ByteRangeCommand(Q, CL_COMMAND_FILL_BUFFER, Size), Buf(&B), Pattern(std::move(Pattern)),
+        Offset(Offset) {}
 
 protected:
-  cl_int run() override;
-  size_t parts(size_t Units) const override { return byteParts(Size, Units); }
   void runPart(size_t I, size_t Parts) override;
 
 private:
   Ref<Buffer> Buf;
   std::vector<char> Pattern;
-  size_t Offset, Size;
+  size_t Offset;
 };
 
 /// clEnqueueReadBufferRect and clEnqueueWriteBufferRect: Region between the
@@ -172,38 +182,32 @@ private:
 
 /// clEnqueueSVMMemcpy: Size bytes from Src to Dst (SVM or any host memory;
 /// the regions do not overlap).
-class SvmCopyCommand final : public PoolCommand {
+class SvmCopyCommand final : public ByteRangeCommand {
 public:
   SvmCopyCommand(CommandQueue &Q, void *Dst, const void *Src, size_t Size)
-      : PoolCommand(Q, CL_COMMAND_SVM_MEMCPY), Dst(Dst), Src(Src), Size(Size) {}
+      : ByteRangeCommand(Q, CL_COMMAND_SVM_MEMCPY, Size), Dst(Dst), Src(Src) {}
 
 protected:
-  cl_int run() override;
-  size_t parts(size_t Units) const override { return byteParts(Size, Units); }
   void runPart(size_t I, size_t Parts) override;
 
 private:
   void *Dst;
   const void *Src;
-  size_t Size;
 };
 
 /// clEnqueueSVMMemFill: Size bytes at Dst, a whole number of patterns.
-class SvmFillCommand final : public PoolCommand {
+class SvmFillCommand final : public ByteRangeCommand {
 public:
   SvmFillCommand(CommandQueue &Q, void *Dst, std::vector<char> Pattern, size_t Size)
-      : PoolCommand(Q, CL_COMMAND_SVM_MEMFILL), Dst(static_cast<char *>(Dst)),
-        Pattern(std::move(Pattern)), Size(Size) {}
+      : ByteRangeCommand(Q, CL_COMMAND_SVM_MEMFILL, Size), Dst(static_cast<char *>(Dst)),
+        Pattern(std::move(Pattern)) {}
 
 protected:
-  cl_int run() override;
-  size_t parts(size_t Units) const override { return byteParts(Size, Units); }
   void runPart(size_t I, size_t Parts) override;
 
 private:
   char *Dst;
   std::vector<char> Pattern;
-  size_t Size;
 };
 
 /// clEnqueueSVMFree: the application's callback on the pointers, or, with

@@ -95,6 +95,14 @@ struct Specialization {
   /// ids does not wrap between its work-items.
   bool SmallIds = false;
   static constexpr uint64_t SmallIdLimit = uint64_t(1) << 30;
+  /// Whether a launch of these global sizes and offsets has SmallIds.
+  static bool smallIds(const std::array<uint64_t, 3> &Global,
+                       const std::array<uint64_t, 3> &Offset) {
+    for (int D = 0; D < 3; ++D)
+      if (Global[D] > SmallIdLimit || Offset[D] >= SmallIdLimit)
+        return false;
+    return true;
+  }
   bool empty() const { return Formats.empty() && LocalSize[0] == 0; }
   bool operator<(const Specialization &O) const {
     return std::tie(Formats, LocalSize, SmallIds) < std::tie(O.Formats, O.LocalSize, O.SmallIds);

@@ -90,10 +90,7 @@ bool Program::runSpecialized(const std::string &Name, const NDRange &R,
     S.LocalSize[D] = R.Local[D];
   }
   // As the runtime does (Kernel::snapshot).
-  S.SmallIds = true;
-  for (int D = 0; D < 3; ++D)
-    S.SmallIds = S.SmallIds && R.Global[D] <= rt::Specialization::SmallIdLimit &&
-                 R.Offset[D] < rt::Specialization::SmallIdLimit;
+  S.SmallIds = rt::Specialization::smallIds(R.Global, R.Offset);
   // The launch that makes the executable compile it (the first ones get
   // the generic function, nullptr here).
   rt::WorkGroupFn Fn = nullptr;

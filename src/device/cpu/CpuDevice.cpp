@@ -219,6 +219,16 @@ std::array<uint64_t, 3> numGroups(const rt::KernelLaunch &L) {
 
 uint64_t totalOf(const std::array<uint64_t, 3> &N) { return N[0] * N[1] * N[2]; }
 
+/// Runs Body(Begin, End) over sub-ranges of [0, Count) on the arena. Every
+/// chunk starts after the caller's work before it and ends before the
+/// caller goes on (for TSan, which cannot see TBB's own synchronization;
+/// see TsanHandOff.h).
+template <typename F> void parallelChunks(size_t Count, F Body) {
+  auto Chunk = [&](const tbb::blocked_range<size_t> &R) { Body(R.begin(), R.end()); };
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, Count), tsan::HandedOff(Chunk));
+  tsan::acquire(&Chunk);
+}
+
 } // namespace
 
 bool PoolJob::needsArena() const {
@@ -234,14 +244,10 @@ void PoolJob::run() const {
     Observer->launchStarted();
     {
       ClosedFrame Closed;
-      // As for work-groups below: every part starts after the job and
-      // ends before its end is reported (TsanHandOff.h).
-      auto Chunk = [&](const tbb::blocked_range<size_t> &R) {
-        for (size_t I = R.begin(); I < R.end(); ++I)
+      parallelChunks(Parts, [&](size_t Begin, size_t End) {
+        for (size_t I = Begin; I < End; ++I)
           Part(I);
-      };
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, Parts), tsan::HandedOff(Chunk));
-      tsan::acquire(&Chunk);
+      });
     }
     Observer->launchEnded({});
     return;
@@ -258,14 +264,9 @@ void PoolJob::run() const {
     if (Total == 1) {
       runGroups(L, NumGroups, 0, 1, Printf.get());
     } else if (Total > 1) {
-      // Every chunk starts after the launch and ends before its end is
-      // reported (for TSan, which cannot see TBB's own synchronization;
-      // see TsanHandOff.h).
-      auto Chunk = [&](const tbb::blocked_range<size_t> &R) {
-        runGroups(L, NumGroups, R.begin(), R.end(), Printf.get());
-      };
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, Total), tsan::HandedOff(Chunk));
-      tsan::acquire(&Chunk);
+      parallelChunks(Total, [&](size_t Begin, size_t End) {
+        runGroups(L, NumGroups, Begin, End, Printf.get());
+      });
     }
   }
   // The output is complete when the command ends (OpenCL C 6.15.14.3).
