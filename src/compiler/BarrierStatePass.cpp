@@ -64,12 +64,16 @@
 #include <llvm/Analysis/SyncDependenceAnalysis.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/Transforms/Utils/Local.h>
+
+#include <optional>
 
 using namespace llvm;
 
@@ -235,6 +239,134 @@ bool UniformValues::demotesUniformly(Instruction &I) const {
   return true;
 }
 
+/// How far V moves when one value steps by one, from Leaf's answers for the
+/// values it knows (the stepping value, and what stands still): a linear
+/// function of them through casts, adds, subtracts, multiplies and shifts
+/// by constants, and address computations (in bytes). None where V is not
+/// such a function, or is deeper than Depth operations.
+using StrideLeaf = function_ref<std::optional<int64_t>(const Value *)>;
+std::optional<int64_t> strideOf(const Value *V, StrideLeaf Leaf, const DataLayout &DL,
+                                unsigned Depth = 8) {
+  if (std::optional<int64_t> Known = Leaf(V))
+    return Known;
+  if (isa<Constant>(V))
+    return 0;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth == 0)
+    return std::nullopt;
+  auto Of = [&](unsigned K) { return strideOf(I->getOperand(K), Leaf, DL, Depth - 1); };
+  if (isa<CastInst>(I))
+    return Of(0);
+  if (const auto *Gep = dyn_cast<GEPOperator>(I)) {
+    std::optional<int64_t> Sum = Of(0);
+    for (gep_type_iterator T = gep_type_begin(Gep); Sum && T != gep_type_end(Gep); ++T) {
+      if (T.isStruct())
+        continue; // a field: a constant offset
+      std::optional<int64_t> Index = strideOf(T.getOperand(), Leaf, DL, Depth - 1);
+      if (!Index)
+        return std::nullopt;
+      *Sum += *Index * static_cast<int64_t>(DL.getTypeAllocSize(T.getIndexedType()));
+    }
+    return Sum;
+  }
+  const auto *Op = dyn_cast<BinaryOperator>(I);
+  if (!Op)
+    return std::nullopt;
+  std::optional<int64_t> A = Of(0), B = Of(1);
+  if (!A || !B)
+    return std::nullopt;
+  const auto *CA = dyn_cast<ConstantInt>(I->getOperand(0));
+  const auto *CB = dyn_cast<ConstantInt>(I->getOperand(1));
+  switch (Op->getOpcode()) {
+  case Instruction::Add:
+    return *A + *B;
+  case Instruction::Sub:
+    return *A - *B;
+  case Instruction::Mul:
+    if (*A == 0 && *B == 0)
+      return 0;
+    if (CB)
+      return *A * CB->getSExtValue();
+    if (CA)
+      return *B * CA->getSExtValue();
+    return std::nullopt;
+  case Instruction::Shl:
+    if (CB && CB->getZExtValue() < 32)
+      return *A * (int64_t(1) << CB->getZExtValue());
+    return *A == 0 && *B == 0 ? std::optional<int64_t>(0) : std::nullopt;
+  default:
+    return *A == 0 && *B == 0 ? std::optional<int64_t>(0) : std::nullopt;
+  }
+}
+
+/// Whether running the iterations of L across the work-items (a barrier at
+/// the top of its header) makes its memory accesses consecutive where they
+/// were not: some access steps by a whole row from one iteration to the
+/// next but by one element from one work-item to the next (a naive matrix
+/// product's `B[k * n + col]`, a column sum's `In[gid + i * size]`), and
+/// none is the other way round (`A[gid * n + k]`, each work-item's own
+/// row, which the loop vectorizer takes along the iterations as it is).
+/// Accesses that stand still in one direction count for neither. The
+/// steps are those of the loop's induction (a header phi stepping by a
+/// constant) and of get_global_id(0) and get_local_id(0); values the same
+/// in every work-item stand still across them.
+bool acrossWorkItemsIsConsecutive(const Loop &L, const UniformValues &UV) {
+  const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
+  auto AlongIterations = [&](const Value *V) -> std::optional<int64_t> {
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || !L.contains(I))
+      return 0;
+    const auto *Phi = dyn_cast<PHINode>(I);
+    if (!Phi || Phi->getParent() != L.getHeader() || !L.getLoopLatch())
+      return std::nullopt;
+    const auto *Next = dyn_cast<BinaryOperator>(Phi->getIncomingValueForBlock(L.getLoopLatch()));
+    const auto *Step = Next ? dyn_cast<ConstantInt>(Next->getOperand(1)) : nullptr;
+    if (!Step || Next->getOperand(0) != Phi)
+      return std::nullopt;
+    if (Next->getOpcode() == Instruction::Add)
+      return Step->getSExtValue();
+    if (Next->getOpcode() == Instruction::Sub)
+      return -Step->getSExtValue();
+    return std::nullopt;
+  };
+  auto AlongWorkItems = [&](const Value *V) -> std::optional<int64_t> {
+    if (const auto *Call = dyn_cast<CallInst>(V)) {
+      const Function *Callee = Call->getCalledFunction();
+      const WorkItemFn Kind = Callee ? classifyWorkItemFn(Callee->getName()) : WorkItemFn::None;
+      if (Kind == WorkItemFn::GlobalId || Kind == WorkItemFn::LocalId) {
+        const auto *Dim = dyn_cast<ConstantInt>(Call->getArgOperand(0));
+        if (!Dim)
+          return std::nullopt;
+        return Dim->isZero() ? 1 : 0;
+      }
+    }
+    if (V == wi::extraArg(*L.getHeader()->getParent(), wi::Lx))
+      return 1;
+    if (UV.isUniform(V))
+      return 0;
+    return std::nullopt;
+  };
+  unsigned For = 0;
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB) {
+      const Value *Ptr = getLoadStorePointerOperand(&I);
+      if (!Ptr)
+        continue;
+      const int64_t Size = static_cast<int64_t>(
+          DL.getTypeStoreSize(getLoadStoreType(const_cast<Instruction *>(&I))));
+      const std::optional<int64_t> Iter = strideOf(Ptr, AlongIterations, DL);
+      const std::optional<int64_t> Item = strideOf(Ptr, AlongWorkItems, DL);
+      const bool IterNext = Iter && (*Iter == Size || *Iter == -Size);
+      const bool ItemNext = Item && *Item == Size;
+      const bool ItemStill = Item && *Item == 0;
+      if (IterNext && !ItemNext && !ItemStill)
+        return false;
+      if (ItemNext && !IterNext && !(Iter && *Iter == 0))
+        ++For;
+    }
+  return For > 0;
+}
+
 /// Puts a barrier at the top of the header of every innermost loop that all
 /// the work-items of a group run the same number of times, a number known
 /// only at run time (`for (i = 0; i < n; ++i)`, n an argument): its header
@@ -244,10 +376,15 @@ bool UniformValues::demotesUniformly(Instruction &I) const {
 /// what the iteration does to each work-item's values is vectorized across
 /// them, where before each work-item ran the whole loop alone and the x
 /// loop, not innermost, stayed scalar. All work-items reach such a barrier
-/// equally often, as OpenCL asks of every barrier. Only in functions that
-/// have barriers already (whose group is split into regions anyway); a loop
-/// of constant trip count is left to the unroller. Returns how many.
-unsigned addLoopBarriers(Function &F, const UniformValues &UV, const CallInst &Model) {
+/// equally often, as OpenCL asks of every barrier. In a function that has
+/// barriers already (whose group is split into regions anyway) every such
+/// loop; in one without, only a loop that Wanted picks
+/// (acrossWorkItemsIsConsecutive). A loop
+/// of constant trip count is left to the unroller. MakeBarrier makes the
+/// barrier call to insert. Returns how many.
+unsigned addLoopBarriers(Function &F, const UniformValues &UV,
+                         function_ref<bool(const Loop &)> Wanted,
+                         function_ref<Instruction *()> MakeBarrier) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
   TargetLibraryInfoImpl TLII(Triple(F.getParent()->getTargetTriple()));
@@ -268,11 +405,11 @@ unsigned addLoopBarriers(Function &F, const UniformValues &UV, const CallInst &M
     const bool HasBarrier = any_of(L->blocks(), [](BasicBlock *BB) {
       return any_of(*BB, [](const Instruction &I) { return isBarrierCall(I); });
     });
-    if (!Exiting.empty() && UniformExits && !HasBarrier)
+    if (!Exiting.empty() && UniformExits && !HasBarrier && Wanted(*L))
       Headers.push_back(L->getHeader());
   }
   for (BasicBlock *Header : Headers)
-    Model.clone()->insertBefore(&*Header->getFirstInsertionPt());
+    MakeBarrier()->insertBefore(&*Header->getFirstInsertionPt());
   return static_cast<unsigned>(Headers.size());
 }
 
@@ -513,16 +650,27 @@ bool BarrierStatePass::transform(Function &F) {
   wi::setSizeAttr(F, wi::PrivateSizeAttr, PrivateBytes);
 
   SmallVector<CallInst *, 8> Barriers = findBarriers(F);
+  UniformValues UV(F);
+  if (Barriers.empty()) {
+    // A loop whose iterations are better run across the work-items gets a
+    // barrier of its own, and the function becomes one with barriers.
+    Module &M = *F.getParent();
+    FunctionCallee Barrier = M.getOrInsertFunction(
+        "_Z7barrierj", FunctionType::get(Type::getVoidTy(C), {Type::getInt32Ty(C)}, false));
+    addLoopBarriers(
+        F, UV, [&](const Loop &L) { return acrossWorkItemsIsConsecutive(L, UV); },
+        [&] { return CallInst::Create(Barrier, {ConstantInt::get(Type::getInt32Ty(C), 0)}); });
+  } else {
+    addLoopBarriers(
+        F, UV, [](const Loop &) { return true; }, [&] { return Barriers.front()->clone(); });
+  }
+  Barriers = findBarriers(F);
   wi::setSizeAttr(F, wi::BarrierCountAttr, Barriers.size());
   if (Barriers.empty()) {
+    for (Instruction &I : instructions(F))
+      I.setMetadata(UniformMD, nullptr);
     wi::setSizeAttr(F, wi::FrameSizeAttr, 0);
     return true;
-  }
-
-  UniformValues UV(F);
-  if (addLoopBarriers(F, UV, *Barriers.front()) > 0) {
-    Barriers = findBarriers(F);
-    wi::setSizeAttr(F, wi::BarrierCountAttr, Barriers.size());
   }
 
   // 1. Split at barriers.

@@ -73,9 +73,17 @@ void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
   Value *Next = B.CreateAdd(IV, B.getInt64(1), Name + ".next", /*HasNUW=*/true, /*HasNSW=*/true);
   IV->addIncoming(Next, B.GetInsertBlock());
   BranchInst *Latch = B.CreateCondBr(B.CreateICmpULT(Next, Count), Head, Exit);
-  MDNode *Attr = MDNode::get(C, MDString::get(C, Marker));
+  SmallVector<Metadata *, 3> Ops = {nullptr, MDNode::get(C, MDString::get(C, Marker))};
+  // A row loop whose rows are one vector each once the x loop is vectorized
+  // is RowInterleavePass's, at the end of O3: LLVM's unroller, before it,
+  // would lay the rows one after another, as many as the CPU's unrolling
+  // preferences say (four on Zen 3 tuning, none on Sapphire Rapids), and
+  // leave the pass nothing of its form to take.
+  if (StringRef(Marker) == wi::WorkItemRowsMD)
+    Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
   TempMDTuple Self = MDNode::getTemporary(C, None);
-  MDNode *Id = MDNode::get(C, {Self.get(), Attr});
+  Ops[0] = Self.get();
+  MDNode *Id = MDNode::get(C, Ops);
   Id->replaceOperandWith(0, Id);
   Latch->setMetadata(LLVMContext::MD_loop, Id);
   B.SetInsertPoint(Exit);

@@ -596,4 +596,79 @@ TEST(BarrierTest, KernelsCompiledForTheirLocalSize) {
   }
 }
 
+// Kernels without barriers whose loops read a column (BarrierStatePass gives
+// the loop a barrier, and its iterations run across the work-items): a
+// naive matrix product of a rectangular A (rows x n) and B (n x cols), and
+// column sums with a uniform break, over groups of every shape, edge
+// groups included, with the generic function and one compiled for the
+// launch's group size. Integers, so every order of the sums is exact.
+TEST(BarrierTest, BarrierFreeLoopsOverColumnsComputeTheSame) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void product(global const int *A, global const int *B, global int *C, int n,
+                        int cols) {
+      int col = get_global_id(0), row = get_global_id(1);
+      int acc = 0;
+      for (int k = 0; k < n; ++k)
+        acc += A[row * n + k] * B[k * cols + col];
+      C[row * cols + col] = acc;
+    }
+    kernel void columns(global const int *In, global int *Out, int rows, int stop) {
+      size_t col = get_global_id(0), cols = get_global_size(0);
+      int sum = get_local_id(0);
+      for (int r = 0; r < rows; ++r) {
+        if (r == stop)
+          break;
+        sum += In[r * cols + col] * (r + 1);
+      }
+      Out[col] = sum;
+    })"));
+  EXPECT_GT(P.kernel("product")->PrivateFrameSize, 0u); // it got a barrier
+  EXPECT_GT(P.kernel("columns")->PrivateFrameSize, 0u);
+  const int Rows = 21, N = 19, Cols = 40;
+  Buffer<int> A(Rows * N), B(N * Cols);
+  for (int I = 0; I < Rows * N; ++I)
+    A[I] = I * 7 % 13 - 6;
+  for (int I = 0; I < N * Cols; ++I)
+    B[I] = I * 5 % 11 - 5;
+  for (auto [Lx, Ly] : {std::pair<size_t, size_t>{1, 1}, {16, 1}, {8, 3}, {40, 1}, {5, 7}}) {
+    for (bool Specialized : {false, true}) {
+      if (Specialized && (Cols % Lx != 0 || Rows % Ly != 0))
+        continue;
+      for (int Depth : {0, 1, N}) {
+        Buffer<int> C(Rows * Cols, -1);
+        NDRange R;
+        R.Dims = 2;
+        R.Global = {size_t(Cols), size_t(Rows), 1};
+        R.Local = {Lx, Ly, 1};
+        const std::vector<Arg> Args = {Arg::pointer(A.data()), Arg::pointer(B.data()),
+                                       Arg::pointer(C.data()), Arg::value(Depth), Arg::value(Cols)};
+        ASSERT_TRUE(Specialized ? P.runSpecialized("product", R, Args) : P.run("product", R, Args));
+        for (int Row = 0; Row < Rows; ++Row)
+          for (int Col = 0; Col < Cols; ++Col) {
+            int Want = 0;
+            for (int K = 0; K < Depth; ++K)
+              Want += A[Row * Depth + K] * B[K * Cols + Col];
+            ASSERT_EQ(C[Row * Cols + Col], Want)
+                << Lx << " x " << Ly << " n " << Depth << " at " << Row << ", " << Col;
+          }
+      }
+    }
+  }
+  for (size_t Local : {1, 3, 16, 33})
+    for (int Stop : {-1, 0, 5}) {
+      const size_t Global = 66;
+      Buffer<int> Out(Global, -1);
+      ASSERT_TRUE(P.run(
+          "columns", range1(Global, Local),
+          {Arg::pointer(A.data()), Arg::pointer(Out.data()), Arg::value(6), Arg::value(Stop)}));
+      for (size_t Col = 0; Col < Global; ++Col) {
+        int Want = int(Col % Local);
+        for (int Row = 0; Row < 6 && Row != Stop; ++Row)
+          Want += A[Row * Global + Col] * (Row + 1);
+        ASSERT_EQ(Out[Col], Want) << "local " << Local << " stop " << Stop << " column " << Col;
+      }
+    }
+}
+
 } // namespace weft::compiler::test

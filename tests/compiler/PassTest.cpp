@@ -385,6 +385,106 @@ TEST(PassTest, LoopsEveryWorkItemRunsAlikeGetABarrierPerIteration) {
   EXPECT_EQ(Dispatch->getNumCases(), 2u);
 }
 
+// A function without barriers gets a barrier in a loop only where running
+// the iterations across the work-items makes an access consecutive that was
+// not: it steps by a row along the loop and by one element along x
+// (`B[k * n + col]`), and no access steps by one along the loop while
+// moving with x (`A[gid * n + k]`, each work-item's own row).
+TEST(PassTest, BarrierFreeLoopsWhoseAccessesStepAcrossWorkItemsGetABarrier) {
+  // Each index is an element index in terms of the loop's counter %k, %x =
+  // get_global_id(0), %y = get_global_id(1), the argument %n, and the
+  // products %kn = k * n, %xn = x * n, %yn = y * n and %k4 = k << 2.
+  auto kernel = [](const std::string &Name, const std::vector<std::string> &Indices,
+                   const std::string &Bound = "%n", bool Divergent = false) {
+    std::string Body;
+    for (size_t I = 0; I < Indices.size(); ++I) {
+      const std::string N = std::to_string(I);
+      Body += "  %i" + N + " = " + Indices[I] + "\n  %p" + N +
+              " = getelementptr inbounds float, ptr addrspace(1) %in, i64 %i" + N + "\n  %v" + N +
+              " = load float, ptr addrspace(1) %p" + N + "\n";
+    }
+    std::string Sum = "%acc";
+    for (size_t I = 0; I < Indices.size(); ++I) {
+      const std::string N = std::to_string(I);
+      Body += "  %s" + N + " = fadd float " + Sum + ", %v" + N + "\n";
+      Sum = "%s" + N;
+    }
+    return "define i32 @" + Name +
+           "(ptr addrspace(1) %in, ptr addrspace(1) %out, i64 %n, ptr %ctx, i64 %lx, i64 %ly, "
+           "i64 %lz, i32 %state, ptr %frame, ptr %uniform) \"weft-kernel\"=\"k\" {\nentry:\n"
+           "  %x = call i64 @_Z13get_global_idj(i32 0)\n"
+           "  %y = call i64 @_Z13get_global_idj(i32 1)\n" +
+           (Divergent ? "  %few = icmp ult i64 %lx, 3\n  br i1 %few, label %head, label %done\n"
+                      : "  br label %head\n") +
+           "head:\n  %k = phi i64 [ 0, %entry ], [ %k.next, %body ]\n"
+           "  %acc = phi float [ 0.0, %entry ], [ " +
+           Sum + ", %body ]\n  %more = icmp slt i64 %k, " + Bound +
+           "\n  br i1 %more, label %body, label %done\n"
+           "body:\n" +
+           Body +
+           "  %k.next = add nsw i64 %k, 1\n  br label %head\n"
+           "done:\n  %r = phi float [ %acc, %head ]" +
+           (Divergent ? ", [ 0.0, %entry ]" : "") +
+           "\n  %o = getelementptr inbounds float, ptr addrspace(1) %out, i64 %x\n"
+           "  store float %r, ptr addrspace(1) %o\n  ret i32 -1\n}\n";
+  };
+  LLVMContext C;
+  std::string Text = "target datalayout = \"e-m:e-i64:64-n8:16:32:64-S128\"\n"
+                     "declare i64 @_Z13get_global_idj(i32)\n";
+  struct Case {
+    std::string Name;
+    std::vector<std::string> Indices;
+    std::string Bound = "%n";
+    bool Divergent = false;
+    uint64_t Barriers;
+  };
+  const std::vector<Case> Cases = {
+      // B[k * n + x]: a column read down, across the work-items a row.
+      {"__weft_wi_column", {"add nsw i64 %kn, %x"}, "%n", false, 1},
+      // A[y * n + k] * B[k * n + x], a naive matrix product.
+      {"__weft_wi_product", {"add nsw i64 %yn, %k", "add nsw i64 %kn, %x"}, "%n", false, 1},
+      // In[x + k * 4]: by 4 along the loop, by one across x (shl).
+      {"__weft_wi_strided", {"add nsw i64 %x, %k4"}, "%n", false, 1},
+      // A[x * n + k]: each work-item's own row.
+      {"__weft_wi_row", {"add nsw i64 %xn, %k"}, "%n", false, 0},
+      // W[k]: the same element in every work-item.
+      {"__weft_wi_weights", {"add nsw i64 %k, 0"}, "%n", false, 0},
+      // A row and a column: the row's loop stays as it is.
+      {"__weft_wi_row_and_column", {"add nsw i64 %xn, %k", "add nsw i64 %kn, %x"}, "%n", false, 0},
+      // A column of 16 (a constant trip count: the unroller's).
+      {"__weft_wi_column16", {"add nsw i64 %kn, %x"}, "16", false, 0},
+      // A column in a loop only some work-items run.
+      {"__weft_wi_column_some", {"add nsw i64 %kn, %x"}, "%n", true, 0},
+      // A column in a loop of each work-item's own trip count.
+      {"__weft_wi_column_by_x", {"add nsw i64 %kn, %x"}, "%x", false, 0},
+  };
+  for (const Case &K : Cases) {
+    std::string F = kernel(K.Name, K.Indices, K.Bound, K.Divergent);
+    // The products each index may use, first in the loop body.
+    const std::string Products = "body:\n  %kn = mul nsw i64 %k, %n\n  %xn = mul nsw i64 %x, %n\n"
+                                 "  %yn = mul nsw i64 %y, %n\n  %k4 = shl nsw i64 %k, 2\n";
+    F.replace(F.find("body:\n"), 6, Products);
+    Text += F;
+  }
+  auto M = parse(C, Text.c_str());
+  ASSERT_TRUE(M);
+  for (const Case &K : Cases) {
+    Function &F = *M->getFunction(K.Name);
+    ASSERT_TRUE(BarrierStatePass::transform(F)) << K.Name;
+    EXPECT_FALSE(verifyModule(*M, &errs())) << K.Name;
+    EXPECT_EQ(wi::sizeAttr(F, wi::BarrierCountAttr), K.Barriers) << K.Name;
+    EXPECT_EQ(wi::sizeAttr(F, wi::FrameSizeAttr) != 0, K.Barriers != 0) << K.Name;
+  }
+  // The product's loop: its header resumes after the new barrier (the
+  // dispatch goes to the entry or to it), its counter is the group's
+  // (Uniform), its sum a column.
+  Function &F = *M->getFunction("__weft_wi_product");
+  EXPECT_EQ(wi::sizeAttr(F, wi::UniformSizeAttr), 16u); // two copies of the counter
+  EXPECT_EQ(F.getEntryBlock().getTerminator()->getNumSuccessors(), 2u);
+  EXPECT_NE(F.getEntryBlock().getTerminator()->getSuccessor(0)->getName().find("resume"),
+            StringRef::npos);
+}
+
 TEST(PassTest, BarrierFreeFunctionUntouched) {
   LLVMContext C;
   auto M = parse(C, R"(
