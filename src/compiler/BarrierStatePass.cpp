@@ -2,12 +2,16 @@
 //
 // Algorithm (per work-item function F, after everything is inlined into it
 // and SROA has made its private scalars SSA values):
-//  0. If F has barriers: find which values are the same in every work-item
-//     of the group (UniformValues: LLVM's divergence analysis) and which
-//     blocks all work-items run alike; give every innermost loop whose
-//     header all run and whose exits are uniform, of a trip count known
-//     only at run time, a barrier at the top of its header
-//     (addLoopBarriers), so that its iterations run across the work-items.
+//  0. Find which values are the same in every work-item of the group
+//     (UniformValues: LLVM's divergence analysis) and which blocks all
+//     work-items run alike; give every innermost loop whose header all run
+//     and whose exits are uniform, of a trip count known only at run time,
+//     a barrier at the top of its header (addLoopBarriers), so that its
+//     iterations run across the work-items: every such loop if F has
+//     barriers, only one whose accesses read columns (one element apart
+//     across the work-items, a row apart along the loop:
+//     acrossWorkItemsIsConsecutive) if it has none. A function left
+//     without barriers is done.
 //  1. Split the block of every barrier call k (k = 1..n) after the call; the
 //     head now ends in `ret i32 k` instead of the barrier, the tail is the
 //     resume point R_k.

@@ -89,6 +89,7 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/MCSubtargetInfo.h>
@@ -196,6 +197,29 @@ bool KernelPipeline::linkBuiltins(Module &M, std::string &Log) {
   }
   return verify(M, "linking builtins", Log);
 }
+
+namespace {
+
+/// Whether a work-group function may wait for other work while it runs
+/// (KernelDesc::MayWait): an atomic operation, a fence, a volatile access,
+/// or a call through a pointer (the device services).
+bool mayWait(const Function &WG) {
+  for (const Instruction &I : instructions(WG)) {
+    if (I.isAtomic() || isa<FenceInst>(I))
+      return true;
+    if (const auto *L = dyn_cast<LoadInst>(&I); L && L->isVolatile())
+      return true;
+    if (const auto *S = dyn_cast<StoreInst>(&I); S && S->isVolatile())
+      return true;
+    if (const auto *M = dyn_cast<MemIntrinsic>(&I); M && M->isVolatile())
+      return true;
+    if (const auto *Call = dyn_cast<CallBase>(&I); Call && Call->isIndirectCall())
+      return true;
+  }
+  return false;
+}
+
+} // namespace
 
 bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
   {
@@ -396,6 +420,7 @@ bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, st
     D.PrivateMemSize = wi::sizeAttr(*WG, wi::PrivateSizeAttr);
     D.UsesPrintf = WG->hasFnAttribute(wi::PrintfAttr);
     D.UsesDeviceEnqueue = WG->hasFnAttribute(DeviceEnqueuePass::UsesAttr);
+    D.MayWait = mayWait(*WG);
     ImageDescriptorPass::run(*WG, D);
   }
   // WEFT_DUMP_IR=pre: the module as O3 gets it, to replay O3 with opt's

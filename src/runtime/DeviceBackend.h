@@ -11,6 +11,7 @@
 #include "runtime/Result.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -83,6 +84,13 @@ struct KernelLaunch {
   /// Memory arguments point into that the launch owns (the copy of a
   /// block's literal for a child kernel).
   std::shared_ptr<void> Captured;
+  /// For a kernel that cannot wait for other work (KernelDesc::MayWait
+  /// false): the kernel's record of how long its last one-work-group
+  /// launch ran, in nanoseconds (UINT32_MAX before the first). The device
+  /// writes it and may run a launch whose kernel ran briefly on the host
+  /// thread that makes it Ready (CpuDevice::submit). It lives in the
+  /// kernel, which the launch's command holds. Null for other launches.
+  std::atomic<uint32_t> *RunNanos = nullptr;
 };
 
 /// What a launch reports to (the command that runs it).

@@ -91,6 +91,8 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
   L->Name = Desc.Name;
   L->PrivateFrameSize = Desc.PrivateFrameSize;
   L->UsesPrintf = Desc.UsesPrintf;
+  if (!Desc.MayWait && !Desc.UsesDeviceEnqueue)
+    L->RunNanos = &RunNanos;
   Specialization Spec;
   std::vector<ImageArgFormat> &Formats = Spec.Formats;
   std::unique_lock<std::mutex> Lock(Mutex);

@@ -67,6 +67,12 @@ struct KernelDesc {
   /// The kernel calls enqueue_kernel or another device-enqueue service:
   /// its launches carry an EnqueueScope (runtime/DeviceEnqueue.h).
   bool UsesDeviceEnqueue = false;
+  /// The kernel may wait for other work while it runs: it has an atomic
+  /// operation, a fence, a volatile access or a call through a pointer (a
+  /// device service: printf, device-side enqueue). A kernel without any
+  /// cannot see another agent's writes while it runs, so a host thread may
+  /// run it on the spot (KernelLaunch::RunNanos).
+  bool MayWait = true;
 };
 
 /// The format of one image argument of a launch: what the descriptor

@@ -498,3 +498,96 @@ TEST_F(Enqueue, NativeKernelErrors) {
                                   nullptr),
             CL_INVALID_COMMAND_QUEUE);
 }
+
+// A one-work-group kernel that cannot wait for other work, and whose last
+// such launch was brief, runs on the host thread that makes it Ready: as
+// it is enqueued, or as the user event it waits for completes. Its event is
+// then complete when the call returns, its profiling times in order, and
+// its result right. (A launch measured long, on a busy machine, goes to the
+// pool and measures again, so the test tries a few times.)
+TEST_F(Enqueue, BriefKernelsRunWhereTheyBecomeReady) {
+  cl_kernel Bump = kernel("__kernel void bump(__global int *c) { c[0] += 1; }", "bump");
+  cl_mem Counter = buffer(sizeof(int));
+  const int Zero = 0;
+  ASSERT_EQ(
+      clEnqueueWriteBuffer(Queue, Counter, CL_TRUE, 0, sizeof(int), &Zero, 0, nullptr, nullptr),
+      CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Bump, 0, sizeof(cl_mem), &Counter), CL_SUCCESS);
+  const size_t One = 1;
+  int Launches = 0;
+  auto completeOnReturn = [&](bool ViaUserEvent) {
+    for (int Try = 0; Try < 50; ++Try) {
+      cl_event User = nullptr, E = nullptr;
+      cl_int Err;
+      if (ViaUserEvent) {
+        User = clCreateUserEvent(Context, &Err);
+        EXPECT_EQ(Err, CL_SUCCESS);
+      }
+      EXPECT_EQ(clEnqueueNDRangeKernel(Queue, Bump, 1, nullptr, &One, &One, User ? 1 : 0,
+                                       User ? &User : nullptr, &E),
+                CL_SUCCESS);
+      ++Launches;
+      cl_int Status = -1;
+      if (User) {
+        EXPECT_EQ(
+            clGetEventInfo(E, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status, nullptr),
+            CL_SUCCESS);
+        EXPECT_GT(Status, CL_COMPLETE) << "ran before its user event completed";
+        EXPECT_EQ(clSetUserEventStatus(User, CL_COMPLETE), CL_SUCCESS);
+      }
+      EXPECT_EQ(
+          clGetEventInfo(E, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status, nullptr),
+          CL_SUCCESS);
+      EXPECT_EQ(clWaitForEvents(1, &E), CL_SUCCESS);
+      cl_ulong Times[5];
+      const cl_profiling_info Infos[5] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                          CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
+                                          CL_PROFILING_COMMAND_COMPLETE};
+      for (int I = 0; I < 5; ++I)
+        EXPECT_EQ(clGetEventProfilingInfo(E, Infos[I], sizeof(cl_ulong), &Times[I], nullptr),
+                  CL_SUCCESS);
+      for (int I = 1; I < 5; ++I)
+        EXPECT_LE(Times[I - 1], Times[I]) << "profiling time " << I;
+      EXPECT_EQ(clReleaseEvent(E), CL_SUCCESS);
+      if (User)
+        EXPECT_EQ(clReleaseEvent(User), CL_SUCCESS);
+      if (Status == CL_COMPLETE)
+        return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(completeOnReturn(false)) << "never complete when clEnqueueNDRangeKernel returned";
+  EXPECT_TRUE(completeOnReturn(true)) << "never complete when clSetUserEventStatus returned";
+  EXPECT_EQ(read<int>(Counter, 1)[0], Launches);
+}
+
+// A kernel that may wait for other work (here, spinning on an atomic the
+// host sets after the enqueue returns) is never run on the spot, however
+// briefly it ran before: the enqueue would never return.
+TEST_F(Enqueue, KernelsThatMayWaitAreLeftToThePool) {
+  cl_kernel Wait = kernel(R"(
+    __kernel void wait(volatile __global int *flag, int spin) {
+      if (spin)
+        while (atomic_add(flag, 0) == 0) {}
+    })",
+                          "wait");
+  int Flag = 0;
+  cl_mem FlagMem = buffer(sizeof(int), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &Flag);
+  ASSERT_EQ(clSetKernelArg(Wait, 0, sizeof(cl_mem), &FlagMem), CL_SUCCESS);
+  const size_t One = 1;
+  const int NoSpin = 0, Spin = 1;
+  // Brief launches first, so the kernel's last run is short.
+  ASSERT_EQ(clSetKernelArg(Wait, 1, sizeof(int), &NoSpin), CL_SUCCESS);
+  for (int I = 0; I < 5; ++I) {
+    ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Wait, 1, nullptr, &One, &One, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(clFinish(Queue), CL_SUCCESS);
+  }
+  ASSERT_EQ(clSetKernelArg(Wait, 1, sizeof(int), &Spin), CL_SUCCESS);
+  cl_event E = nullptr;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Wait, 1, nullptr, &One, &One, 0, nullptr, &E),
+            CL_SUCCESS);
+  __atomic_store_n(&Flag, 1, __ATOMIC_SEQ_CST);
+  EXPECT_EQ(clWaitForEvents(1, &E), CL_SUCCESS);
+  EXPECT_EQ(clReleaseEvent(E), CL_SUCCESS);
+}

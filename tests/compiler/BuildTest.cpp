@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include <thread>
 
@@ -555,6 +556,43 @@ kernel void copy(read_only image2d_t in, write_only image2d_t out, local int *s)
   rt::WorkGroupFn ForBoth = Exe.specialize("copy", Both);
   ASSERT_NE(ForBoth, nullptr);
   EXPECT_NE(ForBoth, ForFormats);
+}
+
+// KernelDesc::MayWait: a kernel that cannot see other agents' writes while
+// it runs (no atomic, fence, volatile access or device service) may be run
+// by a host thread on the spot; every other kind may not.
+TEST(BuildTest, KernelsThatMayWaitForOtherWorkAreMarked) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void plain(global int *c, int n) {
+      for (int i = 0; i < n; ++i)
+        c[i] += i;
+    }
+    kernel void barriers(global int *c, local int *s) {
+      s[get_local_id(0)] = c[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      c[get_global_id(0)] = s[0];
+    }
+    kernel void atomic(global int *c) { atomic_inc(c); }
+    kernel void c11(global atomic_int *c) {
+      atomic_store_explicit(c, 1, memory_order_relaxed, memory_scope_device);
+    }
+    kernel void fence(global int *c) {
+      c[0] = 1;
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      c[1] = 2;
+    }
+    kernel void spins(volatile global int *c) { while (c[0] == 0) {} }
+    kernel void prints(global int *c) { printf("%d\n", c[0]); }
+  )",
+                      "-cl-std=CL2.0"));
+  const std::map<std::string, bool> Want = {{"plain", false}, {"barriers", false}, {"atomic", true},
+                                            {"c11", true},    {"fence", true},     {"spins", true},
+                                            {"prints", true}};
+  for (const auto &[Name, MayWait] : Want) {
+    ASSERT_NE(P.kernel(Name), nullptr) << Name;
+    EXPECT_EQ(P.kernel(Name)->MayWait, MayWait) << Name;
+  }
 }
 
 } // namespace weft::compiler::test

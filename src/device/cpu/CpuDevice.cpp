@@ -126,9 +126,12 @@ struct JobFrame {
   /// False while the job runs work-groups: what they make Ready must not
   /// wait for the whole job to end.
   bool Open = true;
-  /// Jobs followed in a row; bounded so that other Ready work is not
-  /// starved by one long in-order queue.
+  /// Jobs followed in a row; bounded on a worker so that other Ready work
+  /// is not starved by one long in-order queue.
   unsigned Followed = 0;
+  /// A host thread running on the spot a launch that became Ready on it
+  /// (runsOnTheSpot): it follows only with such launches.
+  bool OnTheSpot = false;
   PoolJob Next;
   JobFrame *Outer = nullptr;
 };
@@ -177,10 +180,39 @@ constexpr auto PosterGrace = std::chrono::microseconds(5);
 
 /// How often a lingering worker looks at the ready list while a host
 /// thread is enqueuing: each look pulls the lines the host writes (the
-/// enqueue count, the list) from its cache.
+/// enqueue count, the list) from its cache, and the host's next write
+/// must take them back. The interval doubles, up to the maximum, while the
+/// host stays busy and the worker leaves it its work: a host streaming
+/// tiny commands into an in-order queue (which it runs itself once it
+/// waits) would otherwise pay for a line taken back every other command.
 constexpr auto ActiveHostPoll = std::chrono::microseconds(2);
+constexpr auto MaxActiveHostPoll = std::chrono::microseconds(16);
 
-/// Bypassed jobs in a row before the next goes through the ready list.
+/// A launch of one work-group whose kernel cannot wait for other work
+/// (KernelDesc::MayWait false) and whose last such launch ran at most this
+/// long runs on the spot when it becomes Ready on a host thread outside
+/// any job (as it is enqueued, or as a user event completes): the host
+/// gives up no more than this of overlap with its own work, and a stream
+/// of tiny kernels runs where it is built. Left to the pool, such a stream
+/// waits for the host's next wait, and thousands of commands built and
+/// then run from a cold cache ran at 0.55-0.75 of the rate of one core,
+/// where the only worker shares the host's core and runs them as they come
+/// (on two cores, a worker running each beside the host that builds the
+/// next pulled the same lines to and fro for every command, session 8).
+constexpr uint32_t OnTheSpotNanos = 5000;
+
+bool runsOnTheSpot(const PoolJob &J) {
+  return J.Launch && J.Launch->RunNanos && !J.needsArena() &&
+         J.Launch->RunNanos->load(std::memory_order_relaxed) <= OnTheSpotNanos;
+}
+
+/// Bypassed jobs in a row on a worker before the next goes through the
+/// ready list, so that one long in-order queue does not starve the rest.
+/// A host thread in a wait follows its chain until the wait is over: what
+/// else is Ready the workers take meanwhile, and sending every 64th
+/// command of a stream of tiny kernels through the list woke a worker for
+/// about one in five of them (on two cores such a stream ran at 0.55-0.7
+/// of one core's rate, 0.85 with the host following its chain).
 constexpr unsigned MaxFollowed = 64;
 
 /// The hand-off to the arena, for ThreadSanitizer (TsanHandOff.h).
@@ -261,7 +293,14 @@ void PoolJob::run() const {
   Observer->launchStarted();
   {
     ClosedFrame Closed;
-    if (Total == 1) {
+    if (Total == 1 && L.RunNanos) {
+      const auto Start = std::chrono::steady_clock::now();
+      runGroups(L, NumGroups, 0, 1, Printf.get());
+      const auto Took = std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now() - Start);
+      L.RunNanos->store(uint32_t(std::min<int64_t>(Took.count(), UINT32_MAX - 1)),
+                        std::memory_order_relaxed);
+    } else if (Total == 1) {
       runGroups(L, NumGroups, 0, 1, Printf.get());
     } else if (Total > 1) {
       parallelChunks(Total, [&](size_t Begin, size_t End) {
@@ -313,8 +352,13 @@ void CpuDevice::submit(PoolJob J) {
   const bool NeedsArena = J.needsArena();
   JobFrame *Frame = CurrentJob;
   if (Frame && Frame->Owner == this && Frame->Open && !Frame->Next &&
-      (Frame->InArena || !NeedsArena) && Frame->Followed < MaxFollowed) {
+      (Frame->InArena || !NeedsArena) && (!Frame->InArena || Frame->Followed < MaxFollowed) &&
+      (!Frame->OnTheSpot || runsOnTheSpot(J))) {
     Frame->Next = std::move(J);
+    return;
+  }
+  if (!Frame && runsOnTheSpot(J)) {
+    runJob(std::move(J), /*InArena=*/false, nullptr, /*OnTheSpot=*/true);
     return;
   }
   if (!NeedsArena) {
@@ -360,8 +404,11 @@ void CpuDevice::post(PoolJob J) {
     tsan::acquire(&ArenaSync);
     // Lingering, the worker leaves the item to a host thread that is
     // still enqueuing (and will likely wait and run it), and runs it once
-    // the host is quiet.
-    if (!linger() && runOneReady(/*InArena=*/true, nullptr))
+    // the host is quiet. If another worker lingers, the item is that
+    // worker's (it runs what is left on the list when it stops): taken
+    // here at once, it would be taken from a host that is still enqueuing,
+    // and the rest of an in-order stream would follow it to this worker.
+    if (!linger() && Props.ComputeUnits < 2 && runOneReady(/*InArena=*/true, nullptr))
       linger();
     ArenaTasks.fetch_sub(1, std::memory_order_release);
   });
@@ -382,6 +429,7 @@ bool CpuDevice::linger() {
   Clock::time_point Seen{};
   unsigned Activity = HostActivity.load(std::memory_order_relaxed);
   bool Owner = true;
+  Clock::duration Backoff = ActiveHostPoll;
   for (unsigned Polls = 1;; ++Polls) {
     size_t Waiting = ReadyCount.load(std::memory_order_relaxed);
     const unsigned NowActivity = HostActivity.load(std::memory_order_relaxed);
@@ -396,11 +444,20 @@ bool CpuDevice::linger() {
     const bool HostActive = Seen != Clock::time_point{} && Clock::now() - Seen < PosterGrace;
     if (Waiting >= 2 || (Waiting == 1 && !HostActive)) {
       Seen = {};
+      Backoff = ActiveHostPoll;
       // Not lingering while it runs the item, which may take long: what is
       // posted meanwhile wakes another worker, as it would without linger.
       Lingering.store(0, std::memory_order_relaxed);
       std::atomic_thread_fence(std::memory_order_seq_cst);
-      const bool Ran = runOneReady(/*InArena=*/true, nullptr);
+      // A lone item taken from a host that went quiet: once the host is
+      // back (its enqueues had stopped for a moment), what the item makes
+      // Ready goes back through the list, to the host, instead of this
+      // worker running an in-order stream beside the host that builds it.
+      const unsigned AtTake = HostActivity.load(std::memory_order_relaxed);
+      const std::function<bool()> HostBack = [this, AtTake] {
+        return HostActivity.load(std::memory_order_relaxed) != AtTake;
+      };
+      const bool Ran = runOneReady(/*InArena=*/true, Waiting == 1 ? &HostBack : nullptr);
       unsigned Free = 0;
       Owner = Lingering.compare_exchange_strong(Free, 1);
       if (!Owner)
@@ -416,14 +473,17 @@ bool CpuDevice::linger() {
     if (HostActive) {
       // Nothing to take before the host is quiet: look again later, so
       // that the host's writes to the lines polled here stay in its cache.
-      for (const auto Next = Clock::now() + ActiveHostPoll; Clock::now() < Next;)
+      for (const auto Next = Clock::now() + Backoff; Clock::now() < Next;)
         spinPause();
+      Backoff = std::min<Clock::duration>(2 * Backoff, MaxActiveHostPoll);
     } else {
+      Backoff = ActiveHostPoll;
       spinPause();
     }
   }
-  if (Owner)
-    Lingering.store(0, std::memory_order_relaxed);
+  if (!Owner)
+    return true; // what is on the list is the lingering worker's now
+  Lingering.store(0, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   // What was posted while this worker lingered has no arena task of its own.
   while (runOneReady(/*InArena=*/true, nullptr)) {
@@ -447,10 +507,11 @@ bool CpuDevice::runOneReady(bool InArena, const std::function<bool()> *Stop) {
   return true;
 }
 
-void CpuDevice::runJob(PoolJob J, bool InArena, const std::function<bool()> *Stop) {
+void CpuDevice::runJob(PoolJob J, bool InArena, const std::function<bool()> *Stop, bool OnTheSpot) {
   JobFrame Frame;
   Frame.Owner = this;
   Frame.InArena = InArena;
+  Frame.OnTheSpot = OnTheSpot;
   Frame.Outer = CurrentJob;
   CurrentJob = &Frame;
   for (;;) {

@@ -99,8 +99,9 @@ private:
   /// time. Runs, before it returns, what was posted meanwhile.
   bool linger();
   /// Runs J in a frame that takes bypassed work; stops following the
-  /// bypass (and posts it) once *Stop holds.
-  void runJob(PoolJob J, bool InArena, const std::function<bool()> *Stop);
+  /// bypass (and posts it) once *Stop holds. OnTheSpot: a host thread runs
+  /// a launch that became Ready on it (runsOnTheSpot in CpuDevice.cpp).
+  void runJob(PoolJob J, bool InArena, const std::function<bool()> *Stop, bool OnTheSpot = false);
 
   rt::DeviceProperties Props;
   // TBB creates (hardware threads - 1) workers unless told otherwise; the
@@ -108,21 +109,24 @@ private:
   std::unique_ptr<tbb::global_control> Parallelism;
   tbb::task_arena Arena;
   /// Held for a push or a pop only, by threads that poll: a lock that
-  /// spins rather than putting the host thread to sleep.
-  tbb::spin_mutex ReadyMutex;
+  /// spins rather than putting the host thread to sleep. The ready list,
+  /// the pool's flags and the host's enqueue count each have a cache line
+  /// of their own: the host writes the count for every command, and a
+  /// lingering worker that reads the flags should not take it each time.
+  alignas(64) tbb::spin_mutex ReadyMutex;
   std::deque<PoolJob> Ready;
   /// Ready.size(), to look at without the lock.
   std::atomic<size_t> ReadyCount{0};
   /// Workers polling the ready list after their work (linger); while one
   /// does, post() wakes nobody.
-  std::atomic<unsigned> Lingering{0};
+  alignas(64) std::atomic<unsigned> Lingering{0};
   /// Commands host threads have enqueued or run (noteHostActivity), as a
   /// sign of a host streaming work, or working through it in a wait, that
   /// a lingering worker leaves alone.
-  std::atomic<unsigned> HostActivity{0};
+  alignas(64) std::atomic<unsigned> HostActivity{0};
   /// Arena jobs (launches of several work-groups) not yet ended: a
   /// lingering worker leaves to help with them.
-  std::atomic<unsigned> ParallelJobs{0};
+  alignas(64) std::atomic<unsigned> ParallelJobs{0};
   /// Arena tasks not yet finished, which the destructor waits for.
   std::atomic<size_t> ArenaTasks{0};
 };
