@@ -156,6 +156,7 @@ void writeKernel(Writer &W, const rt::KernelDesc &D) {
   W.u64(D.Block);
   W.u64(D.UsesDeviceEnqueue);
   W.u64(D.MayWait);
+  W.u64(D.GroupFree);
 }
 
 bool readKernel(Reader &R, rt::KernelDesc &D) {
@@ -179,7 +180,7 @@ bool readKernel(Reader &R, rt::KernelDesc &D) {
   return R.number(D.UniformWorkGroupSize) && R.number(D.StaticLocalSize) &&
          R.number(D.PrivateFrameSize) && R.number(D.PrivateMemSize) && R.number(D.UsesPrintf) &&
          R.number(D.UsesSubGroups) && R.number(D.Block) && R.number(D.UsesDeviceEnqueue) &&
-         R.number(D.MayWait);
+         R.number(D.MayWait) && R.number(D.GroupFree);
 }
 
 /// Writes Bytes to a unique temporary name beside Path, then renames it to

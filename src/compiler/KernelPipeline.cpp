@@ -421,6 +421,11 @@ bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, st
     D.UsesPrintf = WG->hasFnAttribute(wi::PrintfAttr);
     D.UsesDeviceEnqueue = WG->hasFnAttribute(DeviceEnqueuePass::UsesAttr);
     D.MayWait = mayWait(*WG);
+    D.GroupFree = !WG->hasFnAttribute(wi::GroupShapeAttr) && D.PrivateFrameSize == 0 &&
+                  D.StaticLocalSize == 0 && !D.UsesSubGroups && !D.UsesDeviceEnqueue &&
+                  std::none_of(D.Args.begin(), D.Args.end(), [](const rt::KernelArgDesc &A) {
+                    return A.Kind == rt::ArgKind::LocalPointer;
+                  });
     ImageDescriptorPass::run(*WG, D);
   }
   // WEFT_DUMP_IR=pre: the module as O3 gets it, to replay O3 with opt's

@@ -103,7 +103,7 @@ void emitWorkGroupFunction(Function &WI) {
   // WorkItemBuiltinPass); a red zone would put a leaf's locals below it.
   WG->addFnAttr(Attribute::NoRedZone);
   for (const char *A : {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr,
-                        wi::PrintfAttr, DeviceEnqueuePass::UsesAttr})
+                        wi::PrintfAttr, wi::GroupShapeAttr, DeviceEnqueuePass::UsesAttr})
     if (WI.hasFnAttribute(A))
       WG->addFnAttr(WI.getFnAttribute(A));
   for (const char *A : {"target-cpu", "target-features", "prefer-vector-width"})

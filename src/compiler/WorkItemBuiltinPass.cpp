@@ -220,12 +220,26 @@ void lowerFunction(Function &F) {
     }
     Lowering L(F, B);
     Value *V = nullptr;
-    if (AddressSpaceFn AS = classifyAddressSpaceFn(Name); AS != AddressSpaceFn::None)
+    if (AddressSpaceFn AS = classifyAddressSpaceFn(Name); AS != AddressSpaceFn::None) {
       V = L.lower(AS, *Call);
-    else if (WorkItemFn Kind = classifyWorkItemFn(Name); Kind != WorkItemFn::None)
+      F.addFnAttr(wi::GroupShapeAttr);
+    } else if (WorkItemFn Kind = classifyWorkItemFn(Name); Kind != WorkItemFn::None) {
       V = L.lower(Kind, Call->arg_size() > 0 ? Call->getArgOperand(0) : nullptr);
-    else
+      switch (Kind) {
+      case WorkItemFn::LocalId:
+      case WorkItemFn::LocalSize:
+      case WorkItemFn::EnqueuedLocalSize:
+      case WorkItemFn::NumGroups:
+      case WorkItemFn::GroupId:
+      case WorkItemFn::LocalLinearId:
+        F.addFnAttr(wi::GroupShapeAttr);
+        break;
+      default:
+        break;
+      }
+    } else {
       continue;
+    }
     if (V->getType() != Call->getType())
       V = B.CreateZExtOrTrunc(V, Call->getType());
     Call->replaceAllUsesWith(V);

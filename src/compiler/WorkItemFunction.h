@@ -38,6 +38,11 @@ constexpr const char *PrivateSizeAttr = "weft-private-size";
 constexpr const char *BarrierCountAttr = "weft-barriers";
 /// Attribute of a function that calls printf (PrintfPass).
 constexpr const char *PrintfAttr = "weft-printf";
+/// On a work-item function that asks for its place in its group or its
+/// group's shape (local id, group id, local or enqueued local size, number
+/// of groups, local linear id) or for its group's memory (to_local,
+/// get_fence, the collectives' scratch): set by WorkItemBuiltinPass.
+constexpr const char *GroupShapeAttr = "weft-group-shape";
 /// Attribute holding the number of the kernel's own arguments.
 constexpr const char *NumArgsAttr = "weft-num-args";
 /// Attribute set on arguments that were `byval` in the kernel.

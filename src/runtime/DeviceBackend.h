@@ -91,6 +91,10 @@ struct KernelLaunch {
   /// thread that makes it Ready (CpuDevice::submit). It lives in the
   /// kernel, which the launch's command holds. Null for other launches.
   std::atomic<uint32_t> *RunNanos = nullptr;
+  /// Only global ids tell the kernel's work-items apart
+  /// (KernelDesc::GroupFree): the device may run several consecutive
+  /// groups along x as one group of their combined size.
+  bool GroupFree = false;
 };
 
 /// What a launch reports to (the command that runs it).

@@ -93,6 +93,7 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
   L->UsesPrintf = Desc.UsesPrintf;
   if (!Desc.MayWait && !Desc.UsesDeviceEnqueue)
     L->RunNanos = &RunNanos;
+  L->GroupFree = Desc.GroupFree;
   Specialization Spec;
   std::vector<ImageArgFormat> &Formats = Spec.Formats;
   std::unique_lock<std::mutex> Lock(Mutex);

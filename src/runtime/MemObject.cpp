@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <sys/mman.h>
+
 namespace weft::rt {
 
 MemObject::MemObject(Context &C, cl_mem_flags F, size_t S, std::vector<cl_mem_properties> P)
@@ -19,8 +21,7 @@ Status MemObject::allocate(void *Host, size_t Bytes) {
     UsesSvmPointer = Ctx->svm().find(Host).has_value();
     return {};
   }
-  size_t Rounded = (Bytes + BufferAlignment - 1) / BufferAlignment * BufferAlignment;
-  Data = static_cast<char *>(std::aligned_alloc(BufferAlignment, Rounded));
+  Data = static_cast<char *>(allocateMemory(Bytes, BufferAlignment));
   if (!Data)
     return makeError(CL_MEM_OBJECT_ALLOCATION_FAILURE,
                      "cannot allocate " + std::to_string(Bytes) + " bytes");
@@ -30,6 +31,21 @@ Status MemObject::allocate(void *Host, size_t Bytes) {
     std::memcpy(Data, Host, Size);
   }
   return {};
+}
+
+void *allocateMemory(size_t Bytes, size_t Alignment) {
+  constexpr size_t Huge = size_t(2) << 20;
+  Bytes = std::max<size_t>(Bytes, 1);
+  if (Bytes >= HugeMemoryBytes && Alignment <= Huge)
+    Alignment = Huge;
+  if (Bytes > SIZE_MAX - Alignment)
+    return nullptr;
+  // aligned_alloc wants a multiple of the alignment.
+  const size_t Rounded = (Bytes + Alignment - 1) / Alignment * Alignment;
+  void *P = std::aligned_alloc(Alignment, Rounded);
+  if (P && Alignment >= Huge)
+    madvise(P, Rounded, MADV_HUGEPAGE); // advice: without it, 4 KiB pages
+  return P;
 }
 
 void MemObject::viewOf(MemObject &Of, size_t Origin) {

@@ -73,6 +73,12 @@ struct KernelDesc {
   /// cannot see another agent's writes while it runs, so a host thread may
   /// run it on the spot (KernelLaunch::RunNanos).
   bool MayWait = true;
+  /// The kernel never asks for its group (local ids, group ids, local
+  /// sizes, the number of groups), has no barrier, no __local memory, no
+  /// sub-group function and no device-side enqueue: only its global ids
+  /// tell its work-items apart. The device may run consecutive groups
+  /// along x as one call (KernelLaunch::GroupFree).
+  bool GroupFree = false;
 };
 
 /// The format of one image argument of a launch: what the descriptor

@@ -1,6 +1,7 @@
 // The SVM allocations of a context: their memory, and the pointer ->
 // (allocation, offset) map.
 #include "runtime/SvmRegistry.h"
+#include "runtime/MemObject.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,13 +15,9 @@ SvmRegistry::~SvmRegistry() {
 }
 
 void *SvmRegistry::allocate(size_t Size, size_t Alignment, cl_svm_mem_flags Flags) {
-  // aligned_alloc wants a multiple of the alignment (and at least the
-  // alignment of every allocation Weft makes, see MemObject.h).
+  // At least the alignment of every allocation Weft makes (MemObject.h).
   Alignment = std::max<size_t>(Alignment, alignof(std::max_align_t));
-  if (Size > SIZE_MAX - Alignment)
-    return nullptr;
-  const size_t Rounded = (Size + Alignment - 1) / Alignment * Alignment;
-  void *Base = std::aligned_alloc(Alignment, Rounded);
+  void *Base = allocateMemory(Size, Alignment);
   if (!Base)
     return nullptr;
   std::unique_lock<std::shared_mutex> Lock(Mutex);

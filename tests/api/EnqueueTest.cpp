@@ -591,3 +591,61 @@ TEST_F(Enqueue, KernelsThatMayWaitAreLeftToThePool) {
   EXPECT_EQ(clWaitForEvents(1, &E), CL_SUCCESS);
   EXPECT_EQ(clReleaseEvent(E), CL_SUCCESS);
 }
+
+// Many small groups: a kernel that only asks for its global ids (which the
+// device may run several groups at a time) and one that asks for its group
+// and local ids (which it may not) compute every element as one group at a
+// time would, in one and two dimensions, with an offset, and with a last
+// group that is smaller (OpenCL C 2.0).
+TEST_F(Enqueue, ManySmallGroupsOfGroupFreeKernels) {
+  const char *Source = R"(
+    __kernel void global_only(__global int *out) {
+      size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1);
+      out[y * (get_global_size(0)) + x] = (int)(get_global_id(0) * 3 + y * 100001 + 1);
+    }
+    __kernel void grouped(__global int *out) {
+      size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1);
+      out[y * get_global_size(0) + x] =
+          (int)(get_group_id(0) * 1000 + get_local_id(0) * 10 + get_local_size(0) % 7);
+    })";
+  cl_program P = build(Source, "-cl-std=CL2.0");
+  OwnedPrograms.push_back(P);
+  cl_int Err;
+  cl_kernel GlobalOnly = clCreateKernel(P, "global_only", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedKernels.push_back(GlobalOnly);
+  cl_kernel Grouped = clCreateKernel(P, "grouped", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedKernels.push_back(Grouped);
+  struct Case {
+    cl_uint Dims;
+    size_t Global[2], Local[2], Offset[2];
+  };
+  const Case Cases[] = {{1, {100003, 1}, {16, 1}, {0, 0}},
+                        {1, {65536, 1}, {4, 1}, {7, 0}},
+                        {2, {1000, 9}, {8, 3}, {0, 0}},
+                        {2, {997, 5}, {1, 1}, {3, 0}}};
+  for (const Case &C : Cases) {
+    const size_t Items = C.Global[0] * (C.Dims > 1 ? C.Global[1] : 1);
+    cl_mem Out = buffer(Items * sizeof(int));
+    for (cl_kernel K : {GlobalOnly, Grouped}) {
+      ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+      ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, C.Dims, C.Offset, C.Global, C.Local, 0, nullptr,
+                                       nullptr),
+                CL_SUCCESS);
+      const std::vector<int> Got = read<int>(Out, Items);
+      for (size_t Y = 0; Y < (C.Dims > 1 ? C.Global[1] : 1); ++Y)
+        for (size_t X = 0; X < C.Global[0]; ++X) {
+          const size_t Gx = X + C.Offset[0];
+          const size_t Group = X / C.Local[0];
+          const size_t LocalSize = std::min(C.Local[0], C.Global[0] - Group * C.Local[0]);
+          const int Want = K == GlobalOnly
+                               ? int(Gx * 3 + Y * 100001 + 1)
+                               : int(Group * 1000 + (X % C.Local[0]) * 10 + LocalSize % 7);
+          ASSERT_EQ(Got[Y * C.Global[0] + X], Want)
+              << (K == GlobalOnly ? "global_only" : "grouped") << " global " << C.Global[0]
+              << " local " << C.Local[0] << " at " << X << ", " << Y;
+        }
+    }
+  }
+}

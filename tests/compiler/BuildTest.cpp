@@ -595,4 +595,44 @@ TEST(BuildTest, KernelsThatMayWaitForOtherWorkAreMarked) {
   }
 }
 
+// KernelDesc::GroupFree: only the global ids tell the work-items apart (no
+// group query, barrier, __local memory, sub-group function or device-side
+// enqueue), so the device may run several groups as one.
+TEST(BuildTest, KernelsThatOnlyAskForGlobalIdsAreGroupFree) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void global_only(global int *c) {
+      size_t i = get_global_id(0) + get_global_id(1) * get_global_size(0);
+      c[i] = (int)(get_global_offset(0) + get_work_dim() + get_global_linear_id());
+    }
+    kernel void local_id(global int *c) { c[get_global_id(0)] = get_local_id(0); }
+    kernel void group_id(global int *c) { c[get_global_id(0)] = get_group_id(0); }
+    kernel void local_size(global int *c) { c[get_global_id(0)] = get_local_size(0); }
+    kernel void num_groups(global int *c) { c[get_global_id(0)] = get_num_groups(0); }
+    kernel void local_arg(global int *c, local int *s) { s[0] = 1; c[0] = s[0]; }
+    kernel void static_local(global int *c) {
+      local int s[4];
+      s[get_global_id(0) & 3] = 1;
+      c[0] = s[0];
+    }
+    kernel void barriers(global int *c) {
+      c[get_global_id(0)] = 1;
+      barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+    kernel void to_local_query(global int *c) {
+      int *p = c;
+      c[0] = to_local(p) != 0;
+    }
+  )",
+                      "-cl-std=CL2.0"));
+  const std::map<std::string, bool> Want = {
+      {"global_only", true},   {"local_id", false},   {"group_id", false},
+      {"local_size", false},   {"num_groups", false}, {"local_arg", false},
+      {"static_local", false}, {"barriers", false},   {"to_local_query", false}};
+  for (const auto &[Name, GroupFree] : Want) {
+    ASSERT_NE(P.kernel(Name), nullptr) << Name;
+    EXPECT_EQ(P.kernel(Name)->GroupFree, GroupFree) << Name;
+  }
+}
+
 } // namespace weft::compiler::test

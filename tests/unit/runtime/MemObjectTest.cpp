@@ -7,6 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
 using namespace weft::rt;
 
 namespace {
@@ -64,3 +68,22 @@ TEST_F(MemObjectTest, AWeakReferenceOutlivesItsObject) {
 }
 
 } // namespace
+
+// Device memory: small allocations at the asked alignment, large ones
+// (HugeMemoryBytes and up) on 2 MiB boundaries, advised as huge pages,
+// every byte usable.
+TEST(AllocateMemory, LargeAllocationsLieOnHugePageBoundaries) {
+  for (size_t Bytes :
+       {size_t(1), size_t(4096), HugeMemoryBytes - 1, HugeMemoryBytes, HugeMemoryBytes + 12345}) {
+    for (size_t Align : {size_t(128), size_t(4096)}) {
+      void *P = allocateMemory(Bytes, Align);
+      ASSERT_NE(P, nullptr) << Bytes;
+      const uintptr_t Want = Bytes >= HugeMemoryBytes ? (size_t(2) << 20) : Align;
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(P) % Want, 0u) << Bytes << " at " << Align;
+      std::memset(P, 0xA5, Bytes);
+      EXPECT_EQ(static_cast<unsigned char *>(P)[Bytes - 1], 0xA5);
+      std::free(P);
+    }
+  }
+  EXPECT_EQ(allocateMemory(SIZE_MAX - 64, 128), nullptr);
+}
