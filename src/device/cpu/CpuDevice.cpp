@@ -205,7 +205,7 @@ constexpr auto MaxActiveHostPoll = std::chrono::microseconds(16);
 /// gives up no more than this of overlap with its own work, and a stream
 /// of tiny kernels runs where it is built. Left to the pool, such a stream
 /// waits for the host's next wait, and thousands of commands built and
-/// then run from a cold cache ran at 0.55-0.75 of the rate of one core,
+/// then run from a cold cache ran at 0.55-0.85 of the rate of one core,
 /// where the only worker shares the host's core and runs them as they come
 /// (on two cores, a worker running each beside the host that builds the
 /// next pulled the same lines to and fro for every command, session 8).
