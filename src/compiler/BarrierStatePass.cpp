@@ -654,16 +654,28 @@ bool BarrierStatePass::transform(Function &F) {
   wi::setSizeAttr(F, wi::PrivateSizeAttr, PrivateBytes);
 
   SmallVector<CallInst *, 8> Barriers = findBarriers(F);
+  if (Barriers.empty()) {
+    // Without barriers or loops there is nothing to split and no loop to
+    // run across the work-items: no divergence analysis for it.
+    SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> BackEdges;
+    FindFunctionBackedges(F, BackEdges);
+    if (BackEdges.empty()) {
+      wi::setSizeAttr(F, wi::BarrierCountAttr, 0);
+      wi::setSizeAttr(F, wi::FrameSizeAttr, 0);
+      return true;
+    }
+  }
   UniformValues UV(F);
   if (Barriers.empty()) {
     // A loop whose iterations are better run across the work-items gets a
     // barrier of its own, and the function becomes one with barriers.
-    Module &M = *F.getParent();
-    FunctionCallee Barrier = M.getOrInsertFunction(
-        "_Z7barrierj", FunctionType::get(Type::getVoidTy(C), {Type::getInt32Ty(C)}, false));
     addLoopBarriers(
         F, UV, [&](const Loop &L) { return acrossWorkItemsIsConsecutive(L, UV); },
-        [&] { return CallInst::Create(Barrier, {ConstantInt::get(Type::getInt32Ty(C), 0)}); });
+        [&] {
+          FunctionCallee Barrier = F.getParent()->getOrInsertFunction(
+              "_Z7barrierj", FunctionType::get(Type::getVoidTy(C), {Type::getInt32Ty(C)}, false));
+          return CallInst::Create(Barrier, {ConstantInt::get(Type::getInt32Ty(C), 0)});
+        });
   } else {
     addLoopBarriers(
         F, UV, [](const Loop &) { return true; }, [&] { return Barriers.front()->clone(); });

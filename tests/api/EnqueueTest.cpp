@@ -608,15 +608,9 @@ TEST_F(Enqueue, ManySmallGroupsOfGroupFreeKernels) {
       out[y * get_global_size(0) + x] =
           (int)(get_group_id(0) * 1000 + get_local_id(0) * 10 + get_local_size(0) % 7);
     })";
-  cl_program P = build(Source, "-cl-std=CL2.0");
-  OwnedPrograms.push_back(P);
-  cl_int Err;
-  cl_kernel GlobalOnly = clCreateKernel(P, "global_only", &Err);
-  ASSERT_EQ(Err, CL_SUCCESS);
-  OwnedKernels.push_back(GlobalOnly);
-  cl_kernel Grouped = clCreateKernel(P, "grouped", &Err);
-  ASSERT_EQ(Err, CL_SUCCESS);
-  OwnedKernels.push_back(Grouped);
+  cl_kernel GlobalOnly = kernel(Source, "global_only", "-cl-std=CL2.0");
+  cl_kernel Grouped = kernel(Source, "grouped", "-cl-std=CL2.0");
+  ASSERT_TRUE(GlobalOnly && Grouped);
   struct Case {
     cl_uint Dims;
     size_t Global[2], Local[2], Offset[2];

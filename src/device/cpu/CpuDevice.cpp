@@ -333,15 +333,17 @@ void PoolJob::run() const {
   Observer->launchStarted();
   {
     ClosedFrame Closed;
-    if (Total == 1 && L.RunNanos) {
-      const auto Start = std::chrono::steady_clock::now();
+    if (Total == 1) {
+      // A kernel that may run on the spot records how long it ran.
+      using Clock = std::chrono::steady_clock;
+      const Clock::time_point Start = L.RunNanos ? Clock::now() : Clock::time_point{};
       runGroups(L, Shape, 0, 1, Printf.get());
-      const auto Took = std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::steady_clock::now() - Start);
-      L.RunNanos->store(uint32_t(std::min<int64_t>(Took.count(), UINT32_MAX - 1)),
-                        std::memory_order_relaxed);
-    } else if (Total == 1) {
-      runGroups(L, Shape, 0, 1, Printf.get());
+      if (L.RunNanos) {
+        const auto Took =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - Start);
+        L.RunNanos->store(uint32_t(std::min<int64_t>(Took.count(), UINT32_MAX - 1)),
+                          std::memory_order_relaxed);
+      }
     } else if (Total > 1) {
       parallelChunks(
           Total, [&](size_t Begin, size_t End) { runGroups(L, Shape, Begin, End, Printf.get()); });
