@@ -15,6 +15,7 @@
 #include "compiler/KernelPipeline.h"
 #include "compiler/LocalSizeSpecialization.h"
 #include "compiler/ProgramParts.h"
+#include "compiler/StreamingStores.h"
 #include "compiler/VectorMath.h"
 #include "compiler/WorkItemFunction.h"
 
@@ -177,13 +178,21 @@ rt::WorkGroupFn JitExecutable::specialize(const std::string &KernelName,
 
 rt::WorkGroupFn JitExecutable::specializeLocked(const std::string &KernelName,
                                                 const rt::Specialization &S) {
-  SpecializedFn &Entry = Specialized[{KernelName, S}];
-  if (Entry.Compiled)
-    return Entry.Fn;
   // (WEFT_NO_LOCAL_SIZE_SPECIALIZATION=1 turns local sizes off, to
   // measure them.)
   static const bool LocalSizes = !std::getenv("WEFT_NO_LOCAL_SIZE_SPECIALIZATION");
-  if (S.LocalSize[0] != 0 && (!LocalSizes || ++Entry.Asked < HotLaunches)) {
+  if (S.LocalSize[0] != 0 && !LocalSizes) {
+    rt::Specialization Without = S;
+    Without.LocalSize = {0, 0, 0};
+    Without.SmallIds = false;
+    return Without.empty() ? nullptr : specializeLocked(KernelName, Without);
+  }
+  SpecializedFn &Entry = Specialized[{KernelName, S}];
+  if (Entry.Compiled)
+    return Entry.Fn;
+  // A local size or streaming stores are compiled for only once the
+  // launches that ask show the kernel to be hot.
+  if ((S.LocalSize[0] != 0 || S.Streaming) && ++Entry.Asked < HotLaunches) {
     rt::Specialization FormatsOnly{S.Formats, {}};
     return FormatsOnly.empty() ? nullptr : specializeLocked(KernelName, FormatsOnly);
   }
@@ -272,6 +281,8 @@ std::vector<unsigned char> JitExecutable::objectFor(const std::string &KernelNam
       if (S.SmallIds)
         boundGlobalIds(*WG, S.LocalSize, rt::Specialization::SmallIdLimit);
     }
+    if (S.Streaming)
+      specializeStreamingStores(*WG, S.ItemAlign, S.AlignedArgs, rt::Specialization::PointerAlign);
   }
   WG->setName(Symbol);
   auto TM = Target->createTargetMachine();

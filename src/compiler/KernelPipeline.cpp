@@ -75,6 +75,7 @@
 #include "compiler/PrintfPass.h"
 #include "compiler/RowInterleavePass.h"
 #include "compiler/SafeDivisionPass.h"
+#include "compiler/StreamingStores.h"
 #include "compiler/VectorFremPass.h"
 #include "compiler/VectorMath.h"
 #include "compiler/VectorTypeScalarizerPass.h"
@@ -217,6 +218,18 @@ bool mayWait(const Function &WG) {
       return true;
   }
   return false;
+}
+
+/// The bytes of WG's stores to __global memory, each store counted once
+/// (KernelDesc::GlobalStoreBytes).
+uint64_t globalStoreBytes(const Function &WG) {
+  const DataLayout &DL = WG.getParent()->getDataLayout();
+  uint64_t Bytes = 0;
+  for (const Instruction &I : instructions(WG))
+    if (const auto *S = dyn_cast<StoreInst>(&I);
+        S && S->getPointerAddressSpace() == addrspace::Global)
+      Bytes += DL.getTypeStoreSize(S->getValueOperand()->getType()).getKnownMinSize();
+  return Bytes;
 }
 
 } // namespace
@@ -376,6 +389,9 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
       MPM.addPass(createModuleToFunctionPassAdaptor(VectorFremPass()));
     if (!std::getenv("WEFT_NO_ROW_INTERLEAVE"))
       MPM.addPass(createModuleToFunctionPassAdaptor(RowInterleavePass()));
+    // A launch compiled for streaming stores (StreamingStores.h) makes its
+    // aligned whole-vector stores non-temporal, once they are final.
+    MPM.addPass(createModuleToFunctionPassAdaptor(StreamingStorePass()));
   });
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
   MPM.run(M, MAM);
@@ -421,6 +437,7 @@ bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, st
     D.UsesPrintf = WG->hasFnAttribute(wi::PrintfAttr);
     D.UsesDeviceEnqueue = WG->hasFnAttribute(DeviceEnqueuePass::UsesAttr);
     D.MayWait = mayWait(*WG);
+    D.GlobalStoreBytes = globalStoreBytes(*WG);
     D.GroupFree = !WG->hasFnAttribute(wi::GroupShapeAttr) && D.PrivateFrameSize == 0 &&
                   D.StaticLocalSize == 0 && !D.UsesSubGroups && !D.UsesDeviceEnqueue &&
                   std::none_of(D.Args.begin(), D.Args.end(), [](const rt::KernelArgDesc &A) {

@@ -156,16 +156,16 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   for (const rt::KernelDesc &D : Out.Kernels)
     P.Kernels.push_back(D.Name);
   P.OptDisable = OptDisable;
-  // A program with image arguments or barriers gets work-group functions
-  // compiled for its launches' image formats and local size
+  // A program with image arguments, barriers or kernels that may stream
+  // their stores gets work-group functions compiled for its launches'
+  // image formats, local size and streaming stores
   // (JitExecutable::specialize), parts like its kernels' that share its
   // variables.
-  P.Specializable = !OptDisable &&
-                    std::any_of(Out.Kernels.begin(), Out.Kernels.end(), [](auto &D) {
-                      return D.PrivateFrameSize != 0 ||
-                             std::any_of(D.Args.begin(), D.Args.end(),
-                                         [](auto &A) { return A.Kind == rt::ArgKind::Image; });
-                    });
+  P.Specializable = !OptDisable && std::any_of(Out.Kernels.begin(), Out.Kernels.end(), [](auto &D) {
+    return D.PrivateFrameSize != 0 || (!D.MayWait && D.GlobalStoreBytes != 0) ||
+           std::any_of(D.Args.begin(), D.Args.end(),
+                       [](auto &A) { return A.Kind == rt::ArgKind::Image; });
+  });
   ProgramParts::makeSplittable(*M);
   P.Module = writeBitcode(*M);
   if (ProgramParts::keepVariables(*M)) {

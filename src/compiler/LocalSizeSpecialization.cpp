@@ -47,10 +47,9 @@ SmallPtrSet<Value *, 8> contextPointers(Function &WG) {
   return Ctx;
 }
 
-/// The 64-bit loads, in WG and the internal functions it passes its
-/// context to, of the context's field at byte offset Field (three
-/// dimensions), each with its dimension.
-SmallVector<std::pair<LoadInst *, int>, 16> fieldLoads(Function &WG, uint64_t Field) {
+} // namespace
+
+SmallVector<std::pair<LoadInst *, int>, 16> contextFieldLoads(Function &WG, uint64_t Field) {
   const DataLayout &DL = WG.getParent()->getDataLayout();
   SmallVector<std::pair<LoadInst *, int>, 16> Found;
   for (Value *Ctx : contextPointers(WG)) {
@@ -73,12 +72,10 @@ SmallVector<std::pair<LoadInst *, int>, 16> fieldLoads(Function &WG, uint64_t Fi
   return Found;
 }
 
-} // namespace
-
 unsigned specializeLocalSize(Function &WG, const std::array<uint64_t, 3> &Size) {
   unsigned Replaced = 0;
   for (uint64_t Field : {ctx::LocalSize, ctx::EnqueuedLocalSize})
-    for (auto &[L, Dim] : fieldLoads(WG, Field)) {
+    for (auto &[L, Dim] : contextFieldLoads(WG, Field)) {
       L->replaceAllUsesWith(ConstantInt::get(L->getType(), Size[Dim]));
       L->eraseFromParent();
       ++Replaced;
@@ -90,7 +87,7 @@ unsigned boundGlobalIds(Function &WG, const std::array<uint64_t, 3> &Size, uint6
   MDBuilder MD(WG.getContext());
   unsigned Bounded = 0;
   auto bound = [&](uint64_t Field, auto Range) {
-    for (auto &[L, Dim] : fieldLoads(WG, Field)) {
+    for (auto &[L, Dim] : contextFieldLoads(WG, Field)) {
       const auto [Low, High] = Range(Size[Dim]);
       L->setMetadata(LLVMContext::MD_range, MD.createRange(APInt(64, Low), APInt(64, High)));
       ++Bounded;

@@ -20,14 +20,24 @@
 // (get_local_size(d)) still reads the context, which holds the same value.
 #pragma once
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <array>
 #include <cstdint>
+#include <utility>
 
 namespace llvm {
 class Function;
+class LoadInst;
 } // namespace llvm
 
 namespace weft::compiler {
+
+/// The 64-bit loads, in WG and the internal functions it passes its
+/// context to, of the context's field at byte offset Field (three
+/// dimensions, WorkGroupContextLayout.h), each with its dimension.
+llvm::SmallVector<std::pair<llvm::LoadInst *, int>, 16> contextFieldLoads(llvm::Function &WG,
+                                                                          uint64_t Field);
 
 /// Replaces, in WG and the internal functions it passes its context to,
 /// every load of the context's LocalSize or EnqueuedLocalSize field at a

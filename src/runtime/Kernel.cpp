@@ -85,7 +85,7 @@ template <typename... Fs> struct Overloaded : Fs... {
 template <typename... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
 } // namespace
 
-Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
+Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range, const DeviceProperties &P) const {
   Snapshot S;
   auto L = std::allocate_shared<KernelLaunch>(ObjectAllocator<KernelLaunch>());
   L->Name = Desc.Name;
@@ -96,6 +96,8 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
   L->GroupFree = Desc.GroupFree;
   Specialization Spec;
   std::vector<ImageArgFormat> &Formats = Spec.Formats;
+  // Arguments whose addresses are multiples of Specialization::PointerAlign.
+  uint64_t AlignedArgs = 0;
   std::unique_lock<std::mutex> Lock(Mutex);
   L->LocalMemSize = layoutLocalArgs(&L->LocalArgs);
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -110,7 +112,11 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
       L->ArgOffsets.push_back(Off);
       return {};
     };
-    auto pointer = [&](const void *P) { return place(&P, sizeof(P)); };
+    auto pointer = [&](const void *Ptr) {
+      if (I < 64 && reinterpret_cast<uintptr_t>(Ptr) % Specialization::PointerAlign == 0)
+        AlignedArgs |= uint64_t(1) << I;
+      return place(&Ptr, sizeof(Ptr));
+    };
     // A memory object the application still holds: its memory for the
     // kernel, a reference for the command.
     auto memory = [&](const WeakRef<MemObject> &W) -> Status {
@@ -170,6 +176,20 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range) const {
   if (SameSizeGroups) {
     std::copy(Range.Local.begin(), Range.Local.end(), Spec.LocalSize.begin());
     Spec.SmallIds = Specialization::smallIds(Range.Global, Range.Offset);
+  }
+  // A launch whose work-items write more than the last-level cache holds
+  // stores whole aligned vectors past the caches (StreamingStores.h); a
+  // kernel that may wait for other work keeps its stores ordered as
+  // written.
+  const uint64_t Items = Range.Global[0] * Range.Global[1] * Range.Global[2];
+  if (!Desc.MayWait && !Desc.UsesDeviceEnqueue && AlignedArgs != 0 && Desc.GlobalStoreBytes != 0 &&
+      P.LastLevelCache.Size != 0 && Items >= P.LastLevelCache.Size / Desc.GlobalStoreBytes) {
+    Spec.Streaming = true;
+    Spec.AlignedArgs = AlignedArgs;
+    // The lowest bit set in either (the device's runs of groups keep
+    // multiples of the local size, CpuDevice.cpp).
+    const uint64_t Along = Range.Local[0] | Range.Offset[0] | Specialization::MaxItemAlign;
+    Spec.ItemAlign = uint32_t(Along & (~Along + 1));
   }
   // The executable's mutex, not this kernel's, serialises a compile.
   if (!Spec.empty())

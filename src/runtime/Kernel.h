@@ -59,12 +59,13 @@ public:
     /// enqueue (null otherwise).
     std::shared_ptr<const BlockKernels> Blocks;
   };
-  /// The arguments for a launch of Range, with the work-group function
-  /// compiled for it where the executable has one (Executable::specialize).
-  /// CL_INVALID_KERNEL_ARGS if an argument is not set, or names a memory
-  /// object the application has released; CL_INVALID_PROGRAM_EXECUTABLE if
-  /// the kernel's code, generated at its first launch, cannot be.
-  Result<Snapshot> snapshot(const NDRange &Range) const;
+  /// The arguments for a launch of Range on a device with properties P,
+  /// with the work-group function compiled for it where the executable has
+  /// one (Executable::specialize). CL_INVALID_KERNEL_ARGS if an argument is
+  /// not set, or names a memory object the application has released;
+  /// CL_INVALID_PROGRAM_EXECUTABLE if the kernel's code, generated at its
+  /// first launch, cannot be.
+  Result<Snapshot> snapshot(const NDRange &Range, const DeviceProperties &P) const;
 
 protected:
   void lastAppReleased() override;

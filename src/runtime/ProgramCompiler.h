@@ -79,6 +79,11 @@ struct KernelDesc {
   /// tell its work-items apart. The device may run consecutive groups
   /// along x as one call (KernelLaunch::GroupFree).
   bool GroupFree = false;
+  /// The bytes of the kernel's stores to __global memory, each counted once
+  /// (a store in a loop too): what one work-item writes, roughly. A launch
+  /// whose work-items write more than the last-level cache holds gets
+  /// streaming stores (Specialization::Streaming).
+  uint64_t GlobalStoreBytes = 0;
 };
 
 /// The format of one image argument of a launch: what the descriptor
@@ -115,9 +120,25 @@ struct Specialization {
         return false;
     return true;
   }
-  bool empty() const { return Formats.empty() && LocalSize[0] == 0; }
+  /// Streaming stores: the launch writes more than the last-level cache
+  /// holds, so the whole vector stores to __global memory that its facts
+  /// below show aligned bypass the caches (StreamingStores.h). Only for a
+  /// kernel that cannot wait for other work (KernelDesc::MayWait false).
+  bool Streaming = false;
+  /// With Streaming: a power of two (1 to MaxItemAlign) that divides the
+  /// enqueued local size and the global offset along x, as every
+  /// work-group function call of the launch sees them; a group's first
+  /// global id along x is then a multiple of it.
+  uint32_t ItemAlign = 1;
+  static constexpr uint32_t MaxItemAlign = 64;
+  /// With Streaming: bit i set if argument i (i < 64) is a pointer the
+  /// launch gives an address that is a multiple of PointerAlign.
+  uint64_t AlignedArgs = 0;
+  static constexpr uint32_t PointerAlign = 64;
+  bool empty() const { return Formats.empty() && LocalSize[0] == 0 && !Streaming; }
   bool operator<(const Specialization &O) const {
-    return std::tie(Formats, LocalSize, SmallIds) < std::tie(O.Formats, O.LocalSize, O.SmallIds);
+    return std::tie(Formats, LocalSize, SmallIds, Streaming, ItemAlign, AlignedArgs) <
+           std::tie(O.Formats, O.LocalSize, O.SmallIds, O.Streaming, O.ItemAlign, O.AlignedArgs);
   }
 };
 

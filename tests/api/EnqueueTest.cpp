@@ -643,3 +643,97 @@ TEST_F(Enqueue, ManySmallGroupsOfGroupFreeKernels) {
     }
   }
 }
+
+// A launch whose work-items write more than the last-level cache holds gets
+// streaming stores from its third launch on (JitExecutable::HotLaunches):
+// its aligned vector stores bypass the caches (StreamingStores.h). Its
+// results are the same whatever the alignment of its arguments and of its
+// groups' first ids; a store wrongly taken for aligned would fault.
+TEST_F(Enqueue, LaunchesLargerThanTheCacheStreamTheirStores) {
+  cl_ulong Cache = 0;
+  ASSERT_EQ(
+      clGetDeviceInfo(Device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(Cache), &Cache, nullptr),
+      CL_SUCCESS);
+  cl_uint BaseAlignBits = 0;
+  ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(BaseAlignBits),
+                            &BaseAlignBits, nullptr),
+            CL_SUCCESS);
+  const size_t BaseAlign = BaseAlignBits / 8;
+  // More floats than the cache holds, and not a multiple of any vector.
+  const size_t N = std::max<size_t>(Cache / sizeof(float), size_t(1) << 20) + 4099;
+  cl_kernel Copy = kernel(R"(
+    __kernel void copy(__global const float *a, __global float *c) {
+      size_t i = get_global_id(0);
+      c[i] = a[i] + 1.0f;
+    })",
+                          "copy", "-cl-std=CL2.0");
+  std::vector<float> Host(N + 64);
+  for (size_t I = 0; I < Host.size(); ++I)
+    Host[I] = float(I % 4093);
+  cl_mem In =
+      buffer(Host.size() * sizeof(float), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, Host.data());
+  cl_mem Out = buffer((N + 64) * sizeof(float) + BaseAlign);
+  const float Minus = -1.0f;
+  auto clear = [&] {
+    ASSERT_EQ(clEnqueueFillBuffer(Queue, Out, &Minus, sizeof(Minus), 0,
+                                  (N + 64) * sizeof(float) + BaseAlign, 0, nullptr, nullptr),
+              CL_SUCCESS);
+  };
+  // Four launches of Global items at Offset in groups of Local (0: Weft's
+  // choice): Out[Offset + i] = In[Offset + i] + 1, the rest untouched.
+  auto launch4 = [&](size_t Offset, size_t Global, size_t Local) {
+    for (int I = 0; I < 4; ++I)
+      ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Copy, 1, &Offset, &Global, Local ? &Local : nullptr,
+                                       0, nullptr, nullptr),
+                CL_SUCCESS);
+    ASSERT_EQ(clFinish(Queue), CL_SUCCESS);
+  };
+  auto check = [&](const float *Got, const float *Src, size_t Offset, size_t Global,
+                   const char *What) {
+    size_t Wrong = 0, First = 0;
+    for (size_t I = 0; I < N + 64; ++I) {
+      const float Want = I >= Offset && I < Offset + Global ? Src[I] + 1.0f : -1.0f;
+      if (Got[I] != Want && Wrong++ == 0)
+        First = I;
+    }
+    EXPECT_EQ(Wrong, 0u) << What << ": first wrong element " << First;
+  };
+
+  ASSERT_EQ(clSetKernelArg(Copy, 0, sizeof(cl_mem), &In), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Copy, 1, sizeof(cl_mem), &Out), CL_SUCCESS);
+  // Aligned buffers, groups of 256 from 0.
+  clear();
+  launch4(0, N - 3, 256);
+  check(read<float>(Out, N + 64).data(), Host.data(), 0, N - 3, "buffers, groups of 256");
+  // Groups starting at odd ids: an offset of 5, groups of 64 and Weft's.
+  clear();
+  launch4(5, N, 64);
+  check(read<float>(Out, N + 64).data(), Host.data(), 5, N, "an offset of 5");
+  clear();
+  launch4(0, N, 0);
+  check(read<float>(Out, N + 64).data(), Host.data(), 0, N, "Weft's groups");
+
+  // An aligned sub-buffer as the output (origin: the base address alignment).
+  cl_buffer_region Region{BaseAlign, (N + 64) * sizeof(float)};
+  cl_int Err;
+  cl_mem Sub =
+      clCreateSubBuffer(Out, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &Region, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(Copy, 1, sizeof(cl_mem), &Sub), CL_SUCCESS);
+  clear();
+  launch4(16, N, 16);
+  check(read<float>(Sub, N + 64).data(), Host.data(), 16, N, "a sub-buffer");
+  EXPECT_EQ(clReleaseMemObject(Sub), CL_SUCCESS);
+
+  // The output a system SVM pointer one float past a cache line, the input
+  // the aligned buffer: only the input is aligned.
+  std::vector<float> SvmOut(N + 64 + 16);
+  float *Off = SvmOut.data() + 1;
+  while (reinterpret_cast<uintptr_t>(Off) % 64 != 4)
+    ++Off;
+  std::fill(SvmOut.begin(), SvmOut.end(), -1.0f);
+  ASSERT_EQ(clSetKernelArg(Copy, 0, sizeof(cl_mem), &In), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArgSVMPointer(Copy, 1, Off), CL_SUCCESS);
+  launch4(0, N, 256);
+  check(Off, Host.data(), 0, N, "an SVM output one float off");
+}

@@ -91,13 +91,18 @@ bool Program::runSpecialized(const std::string &Name, const NDRange &R,
   }
   // As the runtime does (Kernel::snapshot).
   S.SmallIds = rt::Specialization::smallIds(R.Global, R.Offset);
+  return runSpecializedFor(Name, R, Args, S);
+}
+
+bool Program::runSpecializedFor(const std::string &Name, const NDRange &R,
+                                const std::vector<Arg> &Args, const rt::Specialization &S) {
   // The launch that makes the executable compile it (the first ones get
   // the generic function, nullptr here).
   rt::WorkGroupFn Fn = nullptr;
   for (unsigned Ask = 0; Out.Exe && !Fn && Ask < 16; ++Ask)
     Fn = Out.Exe->specialize(Name, S);
   if (!Fn) {
-    ADD_FAILURE() << "no work-group function of " << Name << " for its local size";
+    ADD_FAILURE() << "no work-group function of " << Name << " for its specialization";
     return false;
   }
   return runWith(Fn, Name, R, Args);

@@ -104,6 +104,11 @@ public:
   /// launches get it (Executable::specialize); fails the current test (and
   /// returns false) if the executable makes none.
   bool runSpecialized(const std::string &Name, const NDRange &Range, const std::vector<Arg> &Args);
+  /// Runs kernel Name over Range with its work-group function compiled for
+  /// S (as given: the caller vouches for its facts); fails the current
+  /// test (and returns false) if the executable makes none.
+  bool runSpecializedFor(const std::string &Name, const NDRange &Range,
+                         const std::vector<Arg> &Args, const rt::Specialization &S);
   const std::string &log() const { return Log; }
   /// The build came from the on-disk kernel cache.
   bool fromDiskCache() const { return Out.FromDiskCache; }

@@ -283,7 +283,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_ui
       Request.Local = sizes(LocalSize);
     const NDRangeLimits Limits{P.MaxWorkGroupSize, Kern->maxWorkGroupSize(P), P.ComputeUnits};
     WEFT_TRY(Range, resolveNDRange(Request, Kern->desc(), Limits));
-    WEFT_TRY(Snap, Kern->snapshot(Range));
+    WEFT_TRY(Snap, Kern->snapshot(Range, P));
     WEFT_CHECK(Snap.Launch->LocalMemSize > P.LocalMemSize, CL_OUT_OF_RESOURCES,
                "the kernel uses more __local memory than the device has");
     WEFT_TRY(Wait, waitList(NumEvents, Events, &Queue->context()));
