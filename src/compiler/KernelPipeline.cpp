@@ -83,6 +83,7 @@
 #include "compiler/WorkItemBuiltinPass.h"
 #include "compiler/WorkItemFunction.h"
 #include "compiler/WorkItemFunctionPass.h"
+#include "compiler/WorkItemJamPass.h"
 
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/StringMap.h>
@@ -365,6 +366,12 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
     FPM.addPass(LoopSimplifyPass());
+    // Work-items whose loops have data-dependent exits run several at a
+    // time (WEFT_NO_WORK_ITEM_JAM=1 keeps them one at a time).
+    if (!std::getenv("WEFT_NO_WORK_ITEM_JAM")) {
+      FPM.addPass(WorkItemJamPass());
+      FPM.addPass(LoopSimplifyPass());
+    }
     FPM.addPass(ActiveRangePass());
     FPM.addPass(BoundsCheckVersioningPass());
     FPM.addPass(VectorTypeScalarizerPass());
