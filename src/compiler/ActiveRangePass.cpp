@@ -223,6 +223,10 @@ bool narrow(Loop &L, const Guard &G, LoopInfo &LI, DominatorTree &DT) {
   BasicBlock *Home = G.Branch->getParent();
   G.Branch->setCondition(ConstantInt::getBool(C, G.Branch->getSuccessor(0) == G.Region));
   ConstantFoldTerminator(Home, /*DeleteDeadConditions=*/true, nullptr, &DTU);
+  // It runs k work-items, fewer than the vectorizer's several vectors an
+  // iteration in a tree's later steps (32 and 16 of 256 against 64): one
+  // vector an iteration keeps them vector down to k = VF.
+  addStringMetadataToLoop(&L, "llvm.loop.interleave.count", 1);
   return true;
 }
 

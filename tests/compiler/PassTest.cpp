@@ -976,6 +976,11 @@ TEST(PassTest, WorkItemLoopsRunOnlyTheWorkItemsTheirGuardLetsIn) {
     EXPECT_EQ(MoreCmp->getPredicate(), Int ? CmpInst::ICMP_SLT : CmpInst::ICMP_ULT) << Name;
     EXPECT_EQ(MoreCmp->getOperand(1), F.getArg(Int ? 3 : 2)) << Name;
     EXPECT_TRUE(L.hasDedicatedExits()) << Name;
+    // One vector an iteration: the later steps run few work-items.
+    const MDOperand *Count =
+        findStringMetadataForLoop(&L, "llvm.loop.interleave.count").value_or(nullptr);
+    ASSERT_NE(Count, nullptr) << Name;
+    EXPECT_EQ(mdconst::extract<ConstantInt>(*Count)->getZExtValue(), 1u) << Name;
   }
   for (const char *Name :
        {"int_unbounded", "unguarded_store", "upper_half", "live_out", "not_work_items"}) {
