@@ -26,6 +26,7 @@
 //      on to the next; the last one steps x by K.
 #include "compiler/WorkItemJamPass.h"
 
+#include "compiler/LoopVersion.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <llvm/ADT/SetVector.h>
@@ -473,26 +474,24 @@ void jam(Shape &S, ScalarEvolution &SE) {
 } // namespace
 
 PreservedAnalyses WorkItemJamPass::run(Function &F, FunctionAnalysisManager &FAM) {
-  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
-  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
-  SmallVector<Loop *, 4> Candidates;
-  for (Loop *L : LI.getLoopsInPreorder())
-    if (findOptionMDForLoop(L, wi::WorkItemLoopMD) && L->getSubLoops().size() == 1)
-      Candidates.push_back(L);
-  bool Changed = false;
-  for (Loop *X : Candidates) {
-    Changed |= formLCSSARecursively(*X, DT, &LI, &SE);
+  // Each work-item loop once (a kernel with barriers has one a region), on
+  // fresh analyses after every change.
+  bool Formed = false;
+  const bool Jammed = tryEachLoopOnce(F, FAM, [&](Loop &X) {
+    if (!findOptionMDForLoop(&X, wi::WorkItemLoopMD) || X.getSubLoops().size() != 1)
+      return false;
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    // (LCSSA keeps every analysis.)
+    Formed |= formLCSSARecursively(X, DT, &LI, &SE);
     Shape S;
-    if (!analyze(*X, SE, DT, S))
-      continue;
+    if (!analyze(X, SE, DT, S))
+      return false;
     jam(S, SE);
-    Changed = true;
-    // The loops are listed anew by the next pass; the others of this
-    // function are left (one work-item loop a kernel region, in practice).
-    break;
-  }
-  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    return true;
+  });
+  return Jammed || Formed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace weft::compiler

@@ -155,6 +155,18 @@ kernel void walk(global const ulong *heads, global uint *sums) {
     s += n->Value;
   sums[get_global_id(0)] = s;
 }
+kernel void twice(global const ulong *heads, global uint *sums, local uint *tmp) {
+  size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+  uint s = 0;
+  for (global const Node *p = (global const Node *)heads[g]; p; p = p->Next)
+    s += p->Value;
+  tmp[l] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint t = 0;
+  for (global const Node *p = (global const Node *)heads[g]; p; p = p->Next)
+    t += p->Value * 3u;
+  sums[g] = tmp[(l + 1) % n] + t;
+}
 kernel void escape(global const int *cx, global int *iters, int max) {
   size_t g = get_global_id(0);
   long x = 0, y = 0, c = cx[g];
@@ -188,7 +200,7 @@ kernel void countdown(global const uint *start, global uint *out) {
       [&] {
         Program Q;
         ASSERT_TRUE(Q.build(Source));
-        for (const char *K : {"walk", "escape", "search", "countdown"})
+        for (const char *K : {"walk", "twice", "escape", "search", "countdown"})
           EXPECT_TRUE(Q.function(K)) << K;
       },
       "1");
@@ -198,6 +210,17 @@ kernel void countdown(global const uint *start, global uint *out) {
     const size_t End = Printed.find("\n}\n", At);
     EXPECT_NE(Printed.substr(At, End - At).find("wi.jam.loop"), std::string::npos)
         << K << " was not jammed";
+  }
+  // Both regions of the kernel with a barrier.
+  {
+    const size_t At = Printed.find("define void @__weft_wg_twice");
+    ASSERT_NE(At, std::string::npos);
+    const std::string Text = Printed.substr(At, Printed.find("\n}\n", At) - At);
+    const std::regex Label(R"(\nwi\.jam\.loop\.next[0-9]*:)");
+    EXPECT_EQ(std::distance(std::sregex_iterator(Text.begin(), Text.end(), Label),
+                            std::sregex_iterator()),
+              2)
+        << Text;
   }
 
   const size_t N = 1000;
@@ -273,6 +296,14 @@ kernel void countdown(global const uint *start, global uint *out) {
       Buffer<int> Iters(N, -7), Found(N, -7);
       Buffer<uint32_t> Steps(N, 0xdead);
       ASSERT_TRUE(run("walk", {Arg::pointer(Heads.data()), Arg::pointer(Sums.data())}));
+      Buffer<uint32_t> Twice(N, 0xdead);
+      ASSERT_TRUE(run("twice", {Arg::pointer(Heads.data()), Arg::pointer(Twice.data()),
+                                Arg::local(Local * sizeof(uint32_t))}));
+      for (size_t I = 0; I < Global; ++I) {
+        const size_t Next = I / Local * Local + (I % Local + 1) % Local;
+        ASSERT_EQ(Twice[I], WantSums[Next] + 3u * WantSums[I])
+            << "twice " << I << " in groups of " << Local;
+      }
       ASSERT_TRUE(
           run("escape", {Arg::pointer(Cx.data()), Arg::pointer(Iters.data()), Arg::value(Max)}));
       ASSERT_TRUE(run("search", {Arg::pointer(Data.data()), Arg::pointer(Keys.data()),
