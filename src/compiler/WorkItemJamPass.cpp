@@ -384,23 +384,23 @@ void jam(Shape &S, ScalarEvolution &SE) {
     B.CreateBr(GuardK);
     B.SetInsertPoint(GuardK);
     B.CreateCondBr(St.Active, Header, Merge);
-    B.SetInsertPoint(Continue);
-    SmallVector<PHINode *, 4> NextValues, ExitValues;
-    for (PHINode *Phi : S.Carried) {
-      PHINode *P = B.CreatePHI(Phi->getType(), Latches.size());
-      for (auto &[Orig, Copied] : Latches)
-        P->addIncoming(mapped(Phi->getIncomingValueForBlock(Orig), Map), Copied);
-      NextValues.push_back(P);
-    }
-    B.CreateBr(Merge);
-    B.SetInsertPoint(Done);
-    for (PHINode *Phi : S.Outs) {
-      PHINode *P = B.CreatePHI(Phi->getType(), Exits.size());
-      for (auto &[Orig, Copied] : Exits)
-        P->addIncoming(mapped(Phi->getIncomingValueForBlock(Orig), Map), Copied);
-      ExitValues.push_back(P);
-    }
-    B.CreateBr(Merge);
+    // In At, for each of Phis, the values the copied edges bring it; then on
+    // to the merge.
+    auto collect = [&](BasicBlock *At, ArrayRef<PHINode *> Phis,
+                       ArrayRef<std::pair<BasicBlock *, BasicBlock *>> Edges) {
+      B.SetInsertPoint(At);
+      SmallVector<PHINode *, 4> Values;
+      for (PHINode *Phi : Phis) {
+        PHINode *P = B.CreatePHI(Phi->getType(), Edges.size());
+        for (auto &[Orig, Copied] : Edges)
+          P->addIncoming(mapped(Phi->getIncomingValueForBlock(Orig), Map), Copied);
+        Values.push_back(P);
+      }
+      B.CreateBr(Merge);
+      return Values;
+    };
+    const SmallVector<PHINode *, 4> NextValues = collect(Continue, S.Carried, Latches);
+    const SmallVector<PHINode *, 4> ExitValues = collect(Done, S.Outs, Exits);
     B.SetInsertPoint(Merge);
     for (unsigned I = 0; I < S.Carried.size(); ++I) {
       PHINode *P =
