@@ -309,7 +309,9 @@ void jam(Shape &S, ScalarEvolution &SE) {
                                       }));
     // What L and post use of pre: defined on the way each edge came, or
     // poison (L and post use it only where it was).
-    for (auto &[I, Dominated] : S.Escaping) {
+    for (auto &Escaping : S.Escaping) {
+      Instruction *I = Escaping.first;
+      const SmallPtrSet<BasicBlock *, 4> &Dominated = Escaping.second;
       Value *Def = Map[I];
       Map[I] = phiOf(I->getType(), I->getName() + Suffix + ".m", [&](BasicBlock *Pred) -> Value * {
         return Dominated.contains(Original[Pred]) ? Def : PoisonValue::get(I->getType());
