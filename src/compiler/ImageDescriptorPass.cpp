@@ -36,6 +36,8 @@
 // offset by a variable is left alone (correct, just not faster).
 #include "compiler/ImageDescriptorPass.h"
 
+#include "compiler/WorkGroupLoopPass.h"
+
 #include "runtime/ImageLayout.h"
 
 #include <cstddef>
@@ -54,34 +56,11 @@ namespace weft::compiler {
 
 namespace {
 
-/// The load of argument Index's value in WG's entry block, or null.
-LoadInst *argumentValue(Function &WG, unsigned Index) {
-  if (WG.arg_empty())
-    return nullptr;
-  Argument *Args = WG.getArg(0);
-  const DataLayout &DL = WG.getParent()->getDataLayout();
-  for (Instruction &I : WG.getEntryBlock()) {
-    auto *Slot = dyn_cast<LoadInst>(&I);
-    if (!Slot || !Slot->getType()->isPointerTy())
-      continue;
-    APInt Offset(DL.getIndexTypeSizeInBits(Args->getType()), 0);
-    const Value *Base =
-        Slot->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
-    if (Base != Args || Offset != uint64_t(Index) * DL.getPointerSize())
-      continue;
-    for (User *U : Slot->users())
-      if (auto *Value = dyn_cast<LoadInst>(U); Value && Value->getType()->isPointerTy() &&
-                                              Value->getPointerOperand() == Slot)
-        return Value;
-  }
-  return nullptr;
-}
-
 /// Calls Visit(load, byte offset) for each load of WG from the descriptor of
 /// argument Index: the loads reached from the argument's value through
 /// constant-offset GEPs and pointer casts, within the descriptor's bytes.
 template <typename VisitFn> void forEachDescriptorLoad(Function &WG, unsigned Index, VisitFn Visit) {
-  LoadInst *Image = argumentValue(WG, Index);
+  LoadInst *Image = WorkGroupLoopPass::argumentValue(WG, Index);
   if (!Image)
     return;
   const DataLayout &DL = WG.getParent()->getDataLayout();

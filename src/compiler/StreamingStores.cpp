@@ -5,8 +5,8 @@
 #include "compiler/AddressSpace.h"
 #include "compiler/LocalSizeSpecialization.h"
 #include "compiler/WorkGroupContextLayout.h"
+#include "compiler/WorkGroupLoopPass.h"
 
-#include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/Triple.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/IR/Constants.h>
@@ -16,46 +16,11 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Operator.h>
 #include <llvm/Transforms/Utils/Local.h>
 
 using namespace llvm;
 
 namespace weft::compiler {
-
-namespace {
-
-/// Each load of an argument's value in WG's entry, with the argument's
-/// index: WorkGroupLoopPass reads argument i as `load (load args[i])`.
-SmallVector<std::pair<LoadInst *, unsigned>, 16> argumentLoads(Function &WG) {
-  const DataLayout &DL = WG.getParent()->getDataLayout();
-  Argument *Args = WG.getArg(0);
-  SmallVector<std::pair<LoadInst *, unsigned>, 16> Found;
-  auto slotUsers = [&](Value *Slot, unsigned Index) {
-    for (User *U : Slot->users())
-      if (auto *L = dyn_cast<LoadInst>(U);
-          L && L->getPointerOperand() == Slot && L->getType()->isPointerTy())
-        Found.push_back({L, Index});
-  };
-  auto slots = [&](Value *At, unsigned Index) {
-    for (User *U : At->users())
-      if (auto *Slot = dyn_cast<LoadInst>(U); Slot && Slot->getPointerOperand() == At)
-        slotUsers(Slot, Index);
-  };
-  slots(Args, 0);
-  for (User *U : Args->users()) {
-    auto *GEP = dyn_cast<GEPOperator>(U);
-    if (!GEP || GEP->getPointerOperand() != Args)
-      continue;
-    APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
-    if (!GEP->accumulateConstantOffset(DL, Offset) || Offset.getZExtValue() % sizeof(void *) != 0)
-      continue;
-    slots(GEP, unsigned(Offset.getZExtValue() / sizeof(void *)));
-  }
-  return Found;
-}
-
-} // namespace
 
 unsigned specializeStreamingStores(Function &WG, uint64_t ItemAlign, uint64_t AlignedArgs,
                                    uint64_t PointerAlign) {
@@ -64,11 +29,12 @@ unsigned specializeStreamingStores(Function &WG, uint64_t ItemAlign, uint64_t Al
   unsigned Changed = 0;
   MDNode *Aligned =
       MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(Type::getInt64Ty(C), PointerAlign)));
-  for (auto &[L, Index] : argumentLoads(WG))
-    if (Index < 64 && (AlignedArgs >> Index & 1)) {
-      L->setMetadata(LLVMContext::MD_align, Aligned);
-      ++Changed;
-    }
+  for (unsigned Index = 0; Index < 64; ++Index)
+    if (AlignedArgs >> Index & 1)
+      if (LoadInst *L = WorkGroupLoopPass::argumentValue(WG, Index)) {
+        L->setMetadata(LLVMContext::MD_align, Aligned);
+        ++Changed;
+      }
   if (ItemAlign > 1)
     for (uint64_t Field : {ctx::EnqueuedLocalSize, ctx::GlobalOffset})
       for (auto &[L, Dim] : contextFieldLoads(WG, Field)) {

@@ -37,6 +37,7 @@
 #include "compiler/WorkItemFunction.h"
 #include "runtime/Capabilities.h"
 
+#include <llvm/IR/DataLayout.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/MDBuilder.h>
@@ -263,6 +264,28 @@ PreservedAnalyses WorkGroupLoopPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *WI : WorkItemFns)
     emitWorkGroupFunction(*WI);
   return PreservedAnalyses::none();
+}
+
+LoadInst *WorkGroupLoopPass::argumentValue(Function &WG, unsigned Index) {
+  if (WG.arg_empty())
+    return nullptr;
+  Argument *Args = WG.getArg(0);
+  const DataLayout &DL = WG.getParent()->getDataLayout();
+  for (Instruction &I : WG.getEntryBlock()) {
+    auto *Slot = dyn_cast<LoadInst>(&I);
+    if (!Slot || !Slot->getType()->isPointerTy())
+      continue;
+    APInt Offset(DL.getIndexTypeSizeInBits(Args->getType()), 0);
+    const Value *Base =
+        Slot->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+    if (Base != Args || Offset != uint64_t(Index) * DL.getPointerSize())
+      continue;
+    for (User *U : Slot->users())
+      if (auto *Value = dyn_cast<LoadInst>(U);
+          Value && Value->getType()->isPointerTy() && Value->getPointerOperand() == Slot)
+        return Value;
+  }
+  return nullptr;
 }
 
 } // namespace weft::compiler

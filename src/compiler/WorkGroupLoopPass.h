@@ -5,11 +5,21 @@
 
 #include <llvm/IR/PassManager.h>
 
+namespace llvm {
+class LoadInst;
+} // namespace llvm
+
 namespace weft::compiler {
 
 class WorkGroupLoopPass : public llvm::PassInfoMixin<WorkGroupLoopPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+
+  /// The load of argument Index's value in the entry block of WG, a
+  /// work-group function as this pass emits it (`load (load args[Index])`),
+  /// or null: where later passes find what the kernel got for an argument
+  /// (ImageDescriptorPass, specializeStreamingStores).
+  static llvm::LoadInst *argumentValue(llvm::Function &WG, unsigned Index);
 };
 
 } // namespace weft::compiler
