@@ -38,8 +38,17 @@ for H in $HARNESSES; do
     done
   fi
   echo "== weft_fuzz_$H: ${SECONDS_EACH}s"
-  "$BUILD/fuzz/weft_fuzz_$H" "$WORK" "$SEEDS" -max_total_time="$SECONDS_EACH" \
+  LOG="$BUILD/fuzz/log-$H.txt"
+  if ! "$BUILD/fuzz/weft_fuzz_$H" "$WORK" "$SEEDS" -max_total_time="$SECONDS_EACH" \
     -timeout="${WEFT_FUZZ_TIMEOUT:-300}" -seed="${WEFT_FUZZ_SEED:-0}" -rss_limit_mb=8192 \
     -max_len=65536 -print_final_stats=1 \
-    -artifact_prefix="$BUILD/fuzz/artifacts-$H/" 2>&1 | tail -n 25
+    -artifact_prefix="$BUILD/fuzz/artifacts-$H/" > "$LOG" 2>&1; then
+    # The report's head (what failed, and where), then its end (the input).
+    grep -m 1 -A 40 -E '^==[0-9]+==(ERROR|WARNING: .*Sanitizer)|^==[0-9]+== ERROR: libFuzzer' "$LOG" || true
+    echo "..."
+    tail -n 25 "$LOG"
+    echo "weft_fuzz_$H failed; its whole output is in $LOG" >&2
+    exit 1
+  fi
+  tail -n 25 "$LOG"
 done

@@ -11,7 +11,9 @@
 
 #include "runtime/Capabilities.h"
 
+#include <map>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -26,9 +28,13 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace weft::compiler {
@@ -118,11 +124,198 @@ std::vector<std::string> languageArgs(const BuildOptions &Opts) {
           "-D__OPENCL_VERSION__=300", "-x", "cl"};
 }
 
+/// Clang 15 steps over the character after a `\N` escape that lacks its
+/// `{` (having reported "expected '{' after '\N' escape sequence"). When
+/// that character is the literal's closing quote, StringLiteralParser runs
+/// past the end of the token and copies whatever memory follows (a fault,
+/// or silently corrupt state). Such a literal is an error wherever Clang
+/// reads it. So each buffer the compile reads is defused first: the `N` of
+/// every such escape becomes `?` (the valid escape `\?`, same length, so
+/// every location stays), and the build fails with a fatal error at the
+/// escape when Clang enters the buffer (DefusedEscapes). Lexing a buffer
+/// raw cannot see #if: a literal in a block left out is rejected too,
+/// where Clang would accept it.
+class DefusedEscapes {
+public:
+  /// A copy of Text named Name, defused.
+  std::unique_ptr<llvm::MemoryBuffer> defused(llvm::StringRef Text, llvm::StringRef Name,
+                                              const clang::LangOptions &LangOpts) {
+    std::string Copy = Text.str();
+    std::vector<unsigned> Offsets = defuseBuffer(Copy, LangOpts);
+    std::unique_ptr<llvm::MemoryBuffer> Buffer = llvm::MemoryBuffer::getMemBufferCopy(Copy, Name);
+    if (!Offsets.empty()) {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      ByBuffer.emplace(Buffer->getBufferStart(), std::move(Offsets));
+    }
+    return Buffer;
+  }
+
+  /// The first escape defused in the buffer starting at Start, as an offset.
+  std::optional<unsigned> firstIn(const char *Start) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = ByBuffer.find(Start);
+    if (It == ByBuffer.end())
+      return std::nullopt;
+    return It->second.front();
+  }
+
+private:
+  static std::vector<unsigned> defuseBuffer(std::string &Text, const clang::LangOptions &LangOpts) {
+    std::vector<unsigned> Offsets;
+    if (Text.find('\\') == std::string::npos && Text.find("?\?/") == std::string::npos)
+      return Offsets;
+    const clang::SourceLocation Base = clang::SourceLocation::getFromRawEncoding(1);
+    const char *Begin = Text.c_str();
+    clang::Lexer Raw(Base, LangOpts, Begin, Begin, Begin + Text.size());
+    clang::Token Tok;
+    bool AfterHash = false, IncludeName = false;
+    // The literal's characters as StringLiteralParser sees them (line
+    // splices and trigraphs resolved), each with the offset of its last
+    // byte in Text.
+    std::string Chars;
+    std::vector<unsigned> LastByte;
+    while (!Raw.LexFromRawLexer(Tok)) {
+      const bool Literal =
+          clang::tok::isStringLiteral(Tok.getKind()) ||
+          Tok.isOneOf(clang::tok::char_constant, clang::tok::wide_char_constant,
+                      clang::tok::utf8_char_constant, clang::tok::utf16_char_constant,
+                      clang::tok::utf32_char_constant);
+      if (Literal && !IncludeName) {
+        const unsigned Start = Tok.getLocation().getRawEncoding() - Base.getRawEncoding();
+        Chars.clear();
+        LastByte.clear();
+        for (unsigned I = 0; I < Tok.getLength();) {
+          unsigned Size = 0;
+          Chars.push_back(clang::Lexer::getCharAndSizeNoWarn(Begin + Start + I, Size, LangOpts));
+          I += Size;
+          LastByte.push_back(Start + I - 1);
+        }
+        // Backslashes in a row, an odd count, then N, then the closing quote.
+        const size_t N = Chars.size();
+        if (N >= 3 && Chars[N - 2] == 'N') {
+          size_t Slashes = 0;
+          while (Slashes + 2 < N && Chars[N - 3 - Slashes] == '\\')
+            ++Slashes;
+          if (Slashes % 2 == 1) {
+            Text[LastByte[N - 2]] = '?';
+            Offsets.push_back(LastByte[N - 3]);
+          }
+        }
+      }
+      IncludeName =
+          AfterHash && Tok.is(clang::tok::raw_identifier) &&
+          (Tok.getRawIdentifier() == "include" || Tok.getRawIdentifier() == "include_next" ||
+           Tok.getRawIdentifier() == "import");
+      AfterHash = Tok.is(clang::tok::hash) && Tok.isAtStartOfLine();
+    }
+    return Offsets;
+  }
+
+  std::mutex Mutex;
+  std::map<const char *, std::vector<unsigned>> ByBuffer;
+};
+
+/// An open file whose contents were read (and defused) already.
+class ReadFile : public llvm::vfs::File {
+public:
+  ReadFile(llvm::vfs::Status Status, std::unique_ptr<llvm::MemoryBuffer> Buffer)
+      : Stat(std::move(Status)), Buffer(std::move(Buffer)) {}
+
+  llvm::ErrorOr<llvm::vfs::Status> status() override { return Stat; }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine &, int64_t, bool,
+                                                               bool) override {
+    // Clang reads a file once; a second read gets a copy, not recorded.
+    if (Buffer)
+      return std::move(Buffer);
+    return std::make_error_code(std::errc::io_error);
+  }
+  std::error_code close() override { return {}; }
+
+private:
+  llvm::vfs::Status Stat;
+  std::unique_ptr<llvm::MemoryBuffer> Buffer;
+};
+
+/// The real file system, with every file read defused.
+class DefusingFileSystem : public llvm::vfs::ProxyFileSystem {
+public:
+  DefusingFileSystem(DefusedEscapes &Escapes, clang::LangOptions LangOpts)
+      : ProxyFileSystem(llvm::vfs::getRealFileSystem()), Escapes(Escapes), LangOpts(LangOpts) {}
+
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+  openFileForRead(const llvm::Twine &Path) override {
+    llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> File = ProxyFileSystem::openFileForRead(Path);
+    if (!File)
+      return File;
+    llvm::ErrorOr<llvm::vfs::Status> Status = (*File)->status();
+    if (!Status)
+      return Status.getError();
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer = (*File)->getBuffer(Path);
+    if (!Buffer)
+      return Buffer.getError();
+    return std::make_unique<ReadFile>(
+        *Status,
+        Escapes.defused((*Buffer)->getBuffer(), (*Buffer)->getBufferIdentifier(), LangOpts));
+  }
+
+private:
+  DefusedEscapes &Escapes;
+  const clang::LangOptions LangOpts;
+};
+
+/// Reports the first escape DefusedEscapes changed in each buffer Clang
+/// enters, as a fatal error.
+class DefusedEscapeReporter : public clang::PPCallbacks {
+public:
+  DefusedEscapeReporter(clang::Preprocessor &PP, DefusedEscapes &Escapes)
+      : PP(PP), Escapes(Escapes) {}
+
+  void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
+                   clang::SrcMgr::CharacteristicKind, clang::FileID) override {
+    clang::DiagnosticsEngine &Diags = PP.getDiagnostics();
+    if (Reason != EnterFile || Diags.hasFatalErrorOccurred())
+      return;
+    const clang::SourceManager &SM = PP.getSourceManager();
+    const clang::FileID File = SM.getFileID(Loc);
+    llvm::Optional<llvm::MemoryBufferRef> Buffer = SM.getBufferOrNone(File);
+    if (!Buffer)
+      return;
+    if (std::optional<unsigned> Offset = Escapes.firstIn(Buffer->getBufferStart()))
+      Diags.Report(SM.getLocForStartOfFile(File).getLocWithOffset(*Offset),
+                   Diags.getCustomDiagID(clang::DiagnosticsEngine::Fatal,
+                                         "'\\N' escape sequence without its '{' at the end of "
+                                         "a literal (Clang 15 reads past such a literal)"));
+  }
+
+private:
+  clang::Preprocessor &PP;
+  DefusedEscapes &Escapes;
+};
+
+/// EmitLLVMOnlyAction with a DefusedEscapeReporter on its preprocessor.
+class DefusedEmitLLVMOnlyAction : public clang::EmitLLVMOnlyAction {
+public:
+  DefusedEmitLLVMOnlyAction(llvm::LLVMContext &Ctx, DefusedEscapes &Escapes)
+      : EmitLLVMOnlyAction(&Ctx), Escapes(Escapes) {}
+
+protected:
+  bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<DefusedEscapeReporter>(CI.getPreprocessor(), Escapes));
+    return EmitLLVMOnlyAction::BeginSourceFileAction(CI);
+  }
+
+private:
+  DefusedEscapes &Escapes;
+};
+
 /// A CompilerInvocation from -cc1 arguments, its input (InputName) the
-/// in-memory Source; nullptr, with the reason on Diag, if they do not parse.
+/// in-memory Source, defused by Escapes if given; nullptr, with the reason
+/// on Diag, if they do not parse.
 std::shared_ptr<clang::CompilerInvocation> invocation(const std::vector<std::string> &Args,
                                                       const std::string &Source,
-                                                      llvm::raw_ostream &Diag) {
+                                                      llvm::raw_ostream &Diag,
+                                                      DefusedEscapes *Escapes = nullptr) {
   std::vector<const char *> CArgs;
   for (const std::string &A : Args)
     CArgs.push_back(A.c_str());
@@ -142,7 +335,8 @@ std::shared_ptr<clang::CompilerInvocation> invocation(const std::vector<std::str
   if (!Parsed || ArgDiags.hasErrorOccurred())
     return nullptr;
   Invocation->getPreprocessorOpts().addRemappedFile(
-      InputName, llvm::MemoryBuffer::getMemBufferCopy(Source, InputName).release());
+      InputName, Escapes ? Escapes->defused(Source, InputName, *Invocation->getLangOpts()).release()
+                         : llvm::MemoryBuffer::getMemBufferCopy(Source, InputName).release());
   Invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
   Invocation->getFrontendOpts().DisableFree = false;
   return Invocation;
@@ -213,7 +407,9 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
   Args.push_back(InputName);
   std::string DiagText;
   llvm::raw_string_ostream DiagStream(DiagText);
-  std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(Args, Source, DiagStream);
+  DefusedEscapes Escapes;
+  std::shared_ptr<clang::CompilerInvocation> Invocation =
+      invocation(Args, Source, DiagStream, &Escapes);
   if (!Invocation) {
     Log += DiagStream.str();
     return nullptr;
@@ -226,7 +422,7 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
     // Both spellings: "name" from the input's directory, "./name" through -I.
     for (const std::string &Path : {H.Name, "./" + H.Name})
       Invocation->getPreprocessorOpts().addRemappedFile(
-          Path, llvm::MemoryBuffer::getMemBufferCopy(H.Source, Path).release());
+          Path, Escapes.defused(H.Source, Path, *Invocation->getLangOpts()).release());
   }
 
   clang::CompilerInstance Instance;
@@ -236,7 +432,9 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
                              /*ShouldOwnClient=*/true);
   // "N errors generated." goes to the log too, never to the host's stderr.
   Instance.setVerboseOutputStream(std::make_unique<llvm::raw_string_ostream>(DiagText));
-  clang::EmitLLVMOnlyAction Action(&Ctx);
+  Instance.createFileManager(
+      llvm::makeIntrusiveRefCnt<DefusingFileSystem>(Escapes, *Invocation->getLangOpts()));
+  DefusedEmitLLVMOnlyAction Action(Ctx, Escapes);
   bool Ok = Instance.ExecuteAction(Action);
   DiagStream.flush();
   Log += DiagText;

@@ -10,9 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <map>
-
 #include <thread>
+
+#include <unistd.h>
 
 namespace weft::compiler::test {
 
@@ -405,6 +407,66 @@ TEST(BuildTest, ACrashInsideTheCompilerFailsTheBuild) {
   std::vector<int> Out(4);
   ASSERT_TRUE(P.run("k", range1(4, 4), {Arg::pointer(Out.data())}));
   EXPECT_EQ(Out, std::vector<int>(4, 7));
+}
+
+// Clang 15 reads past the end of a literal that ends in a `\N` escape
+// without its `{` (a fault in a release build, a heap overflow under
+// AddressSanitizer; found by the opencl_c fuzzer). Wherever such a literal
+// is, in the source, an embedded header, a header from disk or a
+// directive, the build fails with a fatal error naming the escape, and
+// literals that only look alike keep their bytes.
+TEST(BuildTest, LiteralsEndingInANamedEscapeWithoutItsBraceFailCleanly) {
+  const std::string Kernel = "kernel void k(global int *p) { p[0] = 1; }\n";
+  auto expectRejected = [](const auto &R, cl_int Code, const std::string &What) {
+    ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(R)) << What;
+    const auto &F = std::get<rt::BuildFailure>(R);
+    EXPECT_EQ(F.Code, Code) << What;
+    EXPECT_NE(F.Log.find("'\\N' escape sequence without its '{'"), std::string::npos)
+        << What << "\n"
+        << F.Log;
+    EXPECT_EQ(F.Log.find("internal compiler error"), std::string::npos) << What << "\n" << F.Log;
+  };
+  for (const std::string &Source : std::vector<std::string>{
+           R"(kernel void k(global int *p) { printf("d\N"); })",
+           R"(kernel void k(global int *p) { p[0] = sizeof("x" "ab\N" "y"); })",
+           R"(constant char s[] = u8"\\\N"; kernel void k(global char *p) { p[0] = s[0]; })",
+           "kernel void k(global int *p) { p[0] = sizeof(\"\\\\\nN\"); }", // a line splice
+           "kernel void k(global int *p) { p[0] = sizeof(\"?\?/N\"); }",   // a trigraph
+           "kernel void k(global int *p) { p[0] = '\\N'; }", "#line 5 \"\\N\"\n" + Kernel,
+           "#pragma message \"\\N\"\n" + Kernel, "_Static_assert(1, \"\\N\");\n" + Kernel})
+    expectRejected(build(Source), CL_BUILD_PROGRAM_FAILURE, Source);
+
+  // In an embedded header.
+  const std::vector<rt::EmbeddedHeader> Headers = {{"bad.h", "#define MESSAGE \"\\N\"\n"}};
+  expectRejected(
+      rt::ProgramCompiler::get().compileSource("#include \"bad.h\"\n" + Kernel, "", Headers),
+      CL_COMPILE_PROGRAM_FAILURE, "embedded header");
+  // In a header read from disk through -I.
+  char Dir[] = "/tmp/weft-escape-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  const std::string Header = std::string(Dir) + "/bad_on_disk.h";
+  {
+    std::FILE *F = std::fopen(Header.c_str(), "w");
+    ASSERT_NE(F, nullptr);
+    std::fputs("constant char Text[] = \"x\\N\";\n", F);
+    std::fclose(F);
+  }
+  expectRejected(build("#include \"bad_on_disk.h\"\n" + Kernel, std::string("-I ") + Dir),
+                 CL_BUILD_PROGRAM_FAILURE, "header on disk");
+  std::remove(Header.c_str());
+  rmdir(Dir);
+
+  // Backslashes escaping each other before an N, and the escape in a
+  // comment, are not it: the program builds, its bytes intact.
+  Program P;
+  ASSERT_TRUE(P.build("// \"\\N\"\n"
+                      "constant char s[] = \"\\\\N\" \"a\\\\\\\\N\" /* \"\\N\" */;\n"
+                      "kernel void k(global char *p) {\n"
+                      "  for (int i = 0; i < sizeof(s); ++i) p[i] = s[i];\n"
+                      "}\n"));
+  std::vector<char> Out(8, 'z');
+  ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data())}));
+  EXPECT_EQ(std::string(Out.data(), 7), std::string("\\Na\\\\N\0", 7));
 }
 
 } // namespace weft::compiler::test
