@@ -24,7 +24,7 @@ namespace weft::compiler {
 
 namespace {
 
-constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '9'};
+constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '1', '0'};
 
 /// The GNU build ID of the ELF object that contains this function (libweft.so,
 /// or a test executable linking the compiler), in hex; "" if it has none.
@@ -158,6 +158,7 @@ void writeKernel(Writer &W, const rt::KernelDesc &D) {
   W.u64(D.MayWait);
   W.u64(D.GroupFree);
   W.u64(D.GlobalStoreBytes);
+  W.u64(D.ConditionArgs);
 }
 
 bool readKernel(Reader &R, rt::KernelDesc &D) {
@@ -181,7 +182,8 @@ bool readKernel(Reader &R, rt::KernelDesc &D) {
   return R.number(D.UniformWorkGroupSize) && R.number(D.StaticLocalSize) &&
          R.number(D.PrivateFrameSize) && R.number(D.PrivateMemSize) && R.number(D.UsesPrintf) &&
          R.number(D.UsesSubGroups) && R.number(D.Block) && R.number(D.UsesDeviceEnqueue) &&
-         R.number(D.MayWait) && R.number(D.GroupFree) && R.number(D.GlobalStoreBytes);
+         R.number(D.MayWait) && R.number(D.GroupFree) && R.number(D.GlobalStoreBytes) &&
+         R.number(D.ConditionArgs);
 }
 
 /// Writes Bytes to a unique temporary name beside Path, then renames it to

@@ -8,6 +8,7 @@
 // cache when an earlier process compiled it (ProgramParts.h).
 #include "compiler/JitExecutable.h"
 
+#include "compiler/ArgumentSpecialization.h"
 #include "compiler/CompilerSession.h"
 #include "compiler/CrashRecovery.h"
 #include "compiler/ExactFmod.h"
@@ -190,9 +191,9 @@ rt::WorkGroupFn JitExecutable::specializeLocked(const std::string &KernelName,
   SpecializedFn &Entry = Specialized[{KernelName, S}];
   if (Entry.Compiled)
     return Entry.Fn;
-  // A local size or streaming stores are compiled for only once the
-  // launches that ask show the kernel to be hot.
-  if ((S.LocalSize[0] != 0 || S.Streaming) && ++Entry.Asked < HotLaunches) {
+  // A local size, streaming stores or argument values are compiled for
+  // only once the launches that ask show the kernel to be hot.
+  if ((S.LocalSize[0] != 0 || S.Streaming || !S.Arguments.empty()) && ++Entry.Asked < HotLaunches) {
     rt::Specialization FormatsOnly{S.Formats, {}};
     return FormatsOnly.empty() ? nullptr : specializeLocked(KernelName, FormatsOnly);
   }
@@ -283,6 +284,8 @@ std::vector<unsigned char> JitExecutable::objectFor(const std::string &KernelNam
     }
     if (S.Streaming)
       specializeStreamingStores(*WG, S.ItemAlign, S.AlignedArgs, rt::Specialization::PointerAlign);
+    if (!S.Arguments.empty())
+      specializeArguments(*WG, S.Arguments);
   }
   WG->setName(Symbol);
   auto TM = Target->createTargetMachine();

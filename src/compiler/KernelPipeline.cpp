@@ -57,6 +57,7 @@
 #include "compiler/ActiveRangePass.h"
 #include "compiler/AddressSpace.h"
 #include "compiler/AddressSpaceAA.h"
+#include "compiler/ArgumentSpecialization.h"
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
@@ -445,6 +446,7 @@ bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, st
     D.UsesDeviceEnqueue = WG->hasFnAttribute(DeviceEnqueuePass::UsesAttr);
     D.MayWait = mayWait(*WG);
     D.GlobalStoreBytes = globalStoreBytes(*WG);
+    D.ConditionArgs = conditionArguments(*WG, D.Args);
     D.GroupFree = !WG->hasFnAttribute(wi::GroupShapeAttr) && D.PrivateFrameSize == 0 &&
                   D.StaticLocalSize == 0 && !D.UsesSubGroups && !D.UsesDeviceEnqueue &&
                   std::none_of(D.Args.begin(), D.Args.end(), [](const rt::KernelArgDesc &A) {

@@ -163,8 +163,9 @@ std::variant<rt::BuildOutput, rt::BuildFailure> finish(Session &S, std::unique_p
   // variables.
   P.Specializable = !OptDisable && std::any_of(Out.Kernels.begin(), Out.Kernels.end(), [](auto &D) {
     return D.PrivateFrameSize != 0 || (!D.MayWait && D.GlobalStoreBytes != 0) ||
-           std::any_of(D.Args.begin(), D.Args.end(),
-                       [](auto &A) { return A.Kind == rt::ArgKind::Image; });
+           D.ConditionArgs != 0 || std::any_of(D.Args.begin(), D.Args.end(), [](auto &A) {
+             return A.Kind == rt::ArgKind::Image;
+           });
   });
   ProgramParts::makeSplittable(*M);
   P.Module = writeBitcode(*M);

@@ -31,7 +31,8 @@ unsigned specializeStreamingStores(Function &WG, uint64_t ItemAlign, uint64_t Al
       MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(Type::getInt64Ty(C), PointerAlign)));
   for (unsigned Index = 0; Index < 64; ++Index)
     if (AlignedArgs >> Index & 1)
-      if (LoadInst *L = WorkGroupLoopPass::argumentValue(WG, Index)) {
+      if (LoadInst *L = WorkGroupLoopPass::argumentValue(WG, Index);
+          L && L->getType()->isPointerTy()) {
         L->setMetadata(LLVMContext::MD_align, Aligned);
         ++Changed;
       }

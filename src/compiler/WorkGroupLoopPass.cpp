@@ -281,8 +281,7 @@ LoadInst *WorkGroupLoopPass::argumentValue(Function &WG, unsigned Index) {
     if (Base != Args || Offset != uint64_t(Index) * DL.getPointerSize())
       continue;
     for (User *U : Slot->users())
-      if (auto *Value = dyn_cast<LoadInst>(U);
-          Value && Value->getType()->isPointerTy() && Value->getPointerOperand() == Slot)
+      if (auto *Value = dyn_cast<LoadInst>(U); Value && Value->getPointerOperand() == Slot)
         return Value;
   }
   return nullptr;

@@ -18,7 +18,8 @@ public:
   /// The load of argument Index's value in the entry block of WG, a
   /// work-group function as this pass emits it (`load (load args[Index])`),
   /// or null: where later passes find what the kernel got for an argument
-  /// (ImageDescriptorPass, specializeStreamingStores).
+  /// (ImageDescriptorPass, specializeStreamingStores, ArgumentSpecialization).
+  /// A pointer for a memory object, the value itself for a by-value scalar.
   static llvm::LoadInst *argumentValue(llvm::Function &WG, unsigned Index);
 };
 

@@ -135,7 +135,14 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range, const DeviceProp
                                                            " of kernel " + Desc.Name +
                                                            " is not set");
             },
-            [&](const ArgBytes &V) { return place(V.Bytes.data(), V.Bytes.size()); },
+            [&](const ArgBytes &V) {
+              if (I < 64 && (Desc.ConditionArgs >> I & 1) && V.Bytes.size() <= 8) {
+                uint64_t Value = 0;
+                std::memcpy(&Value, V.Bytes.data(), V.Bytes.size());
+                Spec.Arguments.emplace_back(uint32_t(I), Value);
+              }
+              return place(V.Bytes.data(), V.Bytes.size());
+            },
             [&](const ArgBuffer &V) { return V.Mem.named() ? memory(V.Mem) : pointer(nullptr); },
             [&](const ArgImage &V) -> Status {
               if (Status St = memory(V.Mem); !St)
@@ -155,6 +162,20 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range, const DeviceProp
         Args[I]);
     if (!Ok)
       return Ok.error();
+  }
+  // Argument values are worth a compile when launches repeat them: asked
+  // for from the second launch in a row with the same values, for at most
+  // MaxArgumentSets sets of values.
+  if (!Spec.Arguments.empty()) {
+    const bool Repeated = Spec.Arguments == LastArguments;
+    if (!Repeated)
+      LastArguments = Spec.Arguments;
+    const bool Known =
+        std::find(ArgumentSets.begin(), ArgumentSets.end(), Spec.Arguments) != ArgumentSets.end();
+    if (Repeated && !Known && ArgumentSets.size() < Specialization::MaxArgumentSets)
+      ArgumentSets.push_back(Spec.Arguments);
+    else if (!Known)
+      Spec.Arguments.clear();
   }
   Lock.unlock();
   // The kernel's code is generated at its first launch (Executable::lookup),

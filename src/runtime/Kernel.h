@@ -86,6 +86,10 @@ private:
   std::shared_ptr<const BlockKernels> Blocks;
   mutable std::mutex Mutex;
   std::vector<KernelArgValue> Args;
+  /// The KernelDesc::ConditionArgs values of the last launch, and those
+  /// asked for in a specialization (Specialization::Arguments). Mutex held.
+  mutable std::vector<std::pair<uint32_t, uint64_t>> LastArguments;
+  mutable std::vector<std::vector<std::pair<uint32_t, uint64_t>>> ArgumentSets;
 };
 
 } // namespace weft::rt

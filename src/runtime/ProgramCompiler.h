@@ -84,6 +84,10 @@ struct KernelDesc {
   /// whose work-items write more than the last-level cache holds gets
   /// streaming stores (Specialization::Streaming).
   uint64_t GlobalStoreBytes = 0;
+  /// Bit i set if argument i (i < 64) is a by-value integer the kernel
+  /// compares or divides by: launches that repeat its value get a copy
+  /// compiled with it a constant (Specialization::Arguments).
+  uint64_t ConditionArgs = 0;
 };
 
 /// The format of one image argument of a launch: what the descriptor
@@ -135,10 +139,18 @@ struct Specialization {
   /// launch gives an address that is a multiple of PointerAlign.
   uint64_t AlignedArgs = 0;
   static constexpr uint32_t PointerAlign = 64;
-  bool empty() const { return Formats.empty() && LocalSize[0] == 0 && !Streaming; }
+  /// The values of the launch's KernelDesc::ConditionArgs (argument index,
+  /// its bytes zero-extended), in index order; none: not fixed.
+  std::vector<std::pair<uint32_t, uint64_t>> Arguments{};
+  /// The most value sets of Arguments one kernel asks for.
+  static constexpr size_t MaxArgumentSets = 4;
+  bool empty() const {
+    return Formats.empty() && LocalSize[0] == 0 && !Streaming && Arguments.empty();
+  }
   bool operator<(const Specialization &O) const {
-    return std::tie(Formats, LocalSize, SmallIds, Streaming, ItemAlign, AlignedArgs) <
-           std::tie(O.Formats, O.LocalSize, O.SmallIds, O.Streaming, O.ItemAlign, O.AlignedArgs);
+    return std::tie(Formats, LocalSize, SmallIds, Streaming, ItemAlign, AlignedArgs, Arguments) <
+           std::tie(O.Formats, O.LocalSize, O.SmallIds, O.Streaming, O.ItemAlign, O.AlignedArgs,
+                    O.Arguments);
   }
 };
 

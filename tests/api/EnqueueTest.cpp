@@ -649,6 +649,63 @@ TEST_F(Enqueue, ManySmallGroupsOfGroupFreeKernels) {
 // its aligned vector stores bypass the caches (StreamingStores.h). Its
 // results are the same whatever the alignment of its arguments and of its
 // groups' first ids; a store wrongly taken for aligned would fault.
+// Launches that repeat a loop bound or a divisor get a copy of the kernel
+// compiled with its value (ArgumentSpecialization.h), for at most
+// Specialization::MaxArgumentSets sets of values. Through sequences that
+// repeat values, change them every launch, come back to earlier ones and
+// go past the limit, every launch computes with its own values.
+TEST_F(Enqueue, LaunchesComputeWithTheirOwnArgumentValues) {
+  cl_kernel K = kernel(R"(
+    __kernel void sums(__global const uint *in, __global uint *out, uint count, uint modulus) {
+      size_t i = get_global_id(0);
+      uint s = 0;
+      for (uint k = 0; k < count; ++k)
+        s += in[(i + k) % modulus];
+      out[i] = s;
+    })",
+                       "sums");
+  constexpr size_t N = 1000, In = 64;
+  std::vector<cl_uint> Host(In);
+  for (size_t I = 0; I < In; ++I)
+    Host[I] = cl_uint(I * 7 + 1);
+  cl_mem InBuf = buffer(In * sizeof(cl_uint), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, Host.data());
+  cl_mem OutBuf = buffer(N * sizeof(cl_uint));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf), CL_SUCCESS);
+  // (count, modulus) a launch: each repeated to make it hot, changing every
+  // launch, returning, then new ones past the limit of four.
+  std::vector<std::pair<cl_uint, cl_uint>> Sequence;
+  for (std::pair<cl_uint, cl_uint> V :
+       {std::pair<cl_uint, cl_uint>{1, 64}, {5, 64}, {3, 7}, {0, 1}, {16, 33}, {2, 64}, {9, 5}})
+    for (int R = 0; R < 5; ++R)
+      Sequence.push_back(V);
+  for (cl_uint I = 0; I < 12; ++I)
+    Sequence.push_back({I % 5 + 1, 60 + I % 3});
+  for (int R = 0; R < 5; ++R)
+    Sequence.push_back({1, 64});
+  const size_t Local = 40;
+  for (size_t L = 0; L < Sequence.size(); ++L) {
+    const auto [Count, Modulus] = Sequence[L];
+    ASSERT_EQ(clSetKernelArg(K, 2, sizeof(cl_uint), &Count), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(K, 3, sizeof(cl_uint), &Modulus), CL_SUCCESS);
+    // Groups of Weft's choice, then of 40.
+    ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, L % 2 ? &Local : nullptr, 0, nullptr,
+                                     nullptr),
+              CL_SUCCESS);
+    const std::vector<cl_uint> Got = read<cl_uint>(OutBuf, N);
+    size_t Wrong = 0, First = 0;
+    for (size_t I = 0; I < N; ++I) {
+      cl_uint Want = 0;
+      for (cl_uint J = 0; J < Count; ++J)
+        Want += Host[(I + J) % Modulus];
+      if (Got[I] != Want && Wrong++ == 0)
+        First = I;
+    }
+    ASSERT_EQ(Wrong, 0u) << "launch " << L << " (count " << Count << ", modulus " << Modulus
+                         << "): first wrong element " << First;
+  }
+}
+
 TEST_F(Enqueue, LaunchesLargerThanTheCacheStreamTheirStores) {
   cl_ulong Cache = 0;
   ASSERT_EQ(

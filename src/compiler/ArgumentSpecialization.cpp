@@ -1,0 +1,79 @@
+#include "compiler/ArgumentSpecialization.h"
+
+#include "compiler/WorkGroupLoopPass.h"
+#include "runtime/ProgramCompiler.h"
+
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+
+using namespace llvm;
+
+namespace weft::compiler {
+
+namespace {
+
+/// Whether V, an integer, reaches a comparison or a divisor through the
+/// instructions that carry an integer's value on.
+bool reachesCondition(Value *V) {
+  SmallVector<Value *, 16> Work{V};
+  SmallPtrSet<Value *, 32> Seen{V};
+  while (!Work.empty()) {
+    Value *Cur = Work.pop_back_val();
+    for (Use &U : Cur->uses()) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      if (!I)
+        continue;
+      if (isa<ICmpInst>(I))
+        return true;
+      switch (I->getOpcode()) {
+      case Instruction::UDiv:
+      case Instruction::SDiv:
+      case Instruction::URem:
+      case Instruction::SRem:
+        if (U.getOperandNo() == 1)
+          return true;
+        break;
+      default:
+        break;
+      }
+      const bool CarriesValue = isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<PHINode>(I) ||
+                                (isa<SelectInst>(I) && U.getOperandNo() != 0);
+      if (CarriesValue && I->getType()->isIntegerTy() && Seen.insert(I).second)
+        Work.push_back(I);
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+uint64_t conditionArguments(Function &WG, const std::vector<rt::KernelArgDesc> &Args) {
+  uint64_t Mask = 0;
+  for (unsigned I = 0; I < Args.size() && I < 64; ++I) {
+    if (Args[I].Kind != rt::ArgKind::ByValue || Args[I].Size > 8)
+      continue;
+    LoadInst *Value = WorkGroupLoopPass::argumentValue(WG, I);
+    if (Value && Value->getType()->isIntegerTy() && Value->getType()->getIntegerBitWidth() <= 64 &&
+        reachesCondition(Value))
+      Mask |= uint64_t(1) << I;
+  }
+  return Mask;
+}
+
+unsigned specializeArguments(Function &WG, ArrayRef<std::pair<uint32_t, uint64_t>> Values) {
+  unsigned Replaced = 0;
+  for (const auto &[Index, Bits] : Values) {
+    LoadInst *Value = WorkGroupLoopPass::argumentValue(WG, Index);
+    if (!Value || !Value->getType()->isIntegerTy() || Value->getType()->getIntegerBitWidth() > 64)
+      continue;
+    Value->replaceAllUsesWith(ConstantInt::get(Value->getType(), Bits));
+    Value->eraseFromParent();
+    ++Replaced;
+  }
+  return Replaced;
+}
+
+} // namespace weft::compiler

@@ -1,0 +1,118 @@
+// Argument specialization (ArgumentSpecialization.h): which arguments the
+// build marks, and kernels compiled through the whole pipeline for their
+// argument values, whose loops and divisions fold and whose results are
+// exact for the values they were compiled for.
+#include "KernelRunner.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace weft::compiler::test {
+
+namespace {
+
+// The bench's tree reduction, a counted loop and a remainder, and
+// arguments that only feed data or addresses.
+const char *const Source = R"(
+kernel void reduceSum(global const uint *In, global uint *Partial, local uint *Scratch,
+                      uint PerItem) {
+  size_t Gid = get_global_id(0), GlobalSize = get_global_size(0);
+  uint Sum = 0;
+  for (uint I = 0; I < PerItem; ++I)
+    Sum += In[Gid + I * GlobalSize];
+  size_t L = get_local_id(0);
+  Scratch[L] = Sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t Stride = get_local_size(0) / 2; Stride > 0; Stride >>= 1) {
+    if (L < Stride)
+      Scratch[L] += Scratch[L + Stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (L == 0)
+    Partial[get_group_id(0)] = Scratch[0];
+}
+kernel void buckets(global uint *Out, ulong Modulus, short Base, float Scale, int Stride) {
+  size_t G = get_global_id(0);
+  Out[G * Stride] = (uint)(G % Modulus) + Base + (uint)Scale;
+}
+)";
+
+rt::Specialization withArguments(std::vector<std::pair<uint32_t, uint64_t>> Values,
+                                 uint64_t LocalSize = 0) {
+  rt::Specialization S;
+  S.Arguments = std::move(Values);
+  if (LocalSize)
+    S.LocalSize = {LocalSize, 1, 1};
+  return S;
+}
+
+/// What the JIT gets for a specialized launch: the function's text.
+std::string specializedText(const std::function<void()> &Run) {
+  const std::string Printed = compilesPrinted(Run, "1");
+  const size_t At = Printed.find(".specialized");
+  return At == std::string::npos ? std::string() : Printed.substr(At);
+}
+
+} // namespace
+
+TEST(ArgumentSpecializationTest, ArgumentsThatDecideOrDivideAreMarked) {
+  Program P;
+  ASSERT_TRUE(P.build(Source)) << P.log();
+  // PerItem bounds a loop; Modulus divides; Base and Scale are data, and
+  // Stride only scales an address.
+  EXPECT_EQ(P.kernel("reduceSum")->ConditionArgs, 0b1000u);
+  EXPECT_EQ(P.kernel("buckets")->ConditionArgs, 0b00010u);
+}
+
+TEST(ArgumentSpecializationTest, KernelsCompiledForTheirArgumentsComputeTheSame) {
+  Program P;
+  ASSERT_TRUE(P.build(Source)) << P.log();
+  constexpr size_t Group = 64, Groups = 6;
+  for (uint32_t PerItem : {1u, 3u, 16u}) {
+    const size_t Global = Group * Groups;
+    std::vector<uint32_t> In(Global * PerItem), Want(Groups, 0);
+    for (size_t I = 0; I < In.size(); ++I) {
+      In[I] = uint32_t(I * 2654435761u >> 7);
+      Want[I % Global / Group] += In[I];
+    }
+    std::vector<uint32_t> Got(Groups, 0);
+    const std::vector<Arg> Args{Arg::pointer(In.data()), Arg::pointer(Got.data()),
+                                Arg::local(Group * sizeof(uint32_t)), Arg::value(PerItem)};
+    const std::string Text = specializedText([&] {
+      P.runSpecializedFor("reduceSum", range1(Global, Group), Args,
+                          withArguments({{3, PerItem}}, Group));
+    });
+    ASSERT_FALSE(Text.empty()) << PerItem;
+    EXPECT_EQ(Got, Want) << PerItem;
+    // One element a work-item: no loop is left around the load, so the
+    // partial sums go straight to __local memory, without a column.
+    if (PerItem == 1) {
+      EXPECT_EQ(Text.find("phi <"), std::string::npos) << Text;
+    }
+  }
+
+  // The remainder is by a constant (a mask for a power of two, a multiply
+  // for the others, in code generation); the result is exact for values
+  // either side of each multiple.
+  for (uint64_t Modulus : {uint64_t(4), uint64_t(7), uint64_t(1) << 33}) {
+    constexpr size_t N = 300;
+    std::vector<uint32_t> Got(N, 0);
+    const int16_t Base = -3;
+    const std::string Text = specializedText([&] {
+      P.runSpecializedFor("buckets", range1(N, 60),
+                          {Arg::pointer(Got.data()), Arg::value(Modulus), Arg::value(Base),
+                           Arg::value(2.5f), Arg::value(int32_t(1))},
+                          withArguments({{1, Modulus}}));
+    });
+    ASSERT_FALSE(Text.empty()) << Modulus;
+    EXPECT_FALSE(std::regex_search(Text, std::regex("urem [^,]+, %"))) << Text;
+    for (size_t G = 0; G < N; ++G)
+      ASSERT_EQ(Got[G], uint32_t(G % Modulus) + uint32_t(Base) + 2u) << Modulus << " " << G;
+  }
+}
+
+} // namespace weft::compiler::test
