@@ -341,6 +341,16 @@ __kernel void firConstant(__global const float *In, __constant float *Taps,
     Acc += Taps[K] * In[I + K];
   Out[I] = Acc;
 }
+// The same filter with its length an argument, as code that takes the
+// filter from its caller has it.
+__kernel void firArgument(__global const float *In, __constant float *Taps,
+                          __global float *Out, int NumTaps) {
+  size_t I = get_global_id(0);
+  float Acc = 0.0f;
+  for (int K = 0; K < NumTaps; ++K)
+    Acc += Taps[K] * In[I + K];
+  Out[I] = Acc;
+}
 )CLC";
 
 uint32_t hashUint(uint32_t X) {
