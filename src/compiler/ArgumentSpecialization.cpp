@@ -5,9 +5,12 @@
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 
 using namespace llvm;
 
@@ -15,9 +18,22 @@ namespace weft::compiler {
 
 namespace {
 
-/// Whether V, an integer, reaches a comparison or a divisor through the
-/// instructions that carry an integer's value on.
-bool reachesCondition(Value *V) {
+/// Whether a comparison decides whether a loop of LI goes on: it is the
+/// condition of a branch that leaves the loop.
+bool exitsALoop(const ICmpInst &Cmp, const LoopInfo &LI) {
+  for (const User *U : Cmp.users()) {
+    const auto *Br = dyn_cast<BranchInst>(U);
+    if (!Br || !Br->isConditional())
+      continue;
+    if (const Loop *L = LI.getLoopFor(Br->getParent()); L && L->isLoopExiting(Br->getParent()))
+      return true;
+  }
+  return false;
+}
+
+/// Whether V, an integer, reaches a loop's exit condition or a divisor
+/// through the instructions that carry an integer's value on.
+bool boundsALoopOrDivides(Value *V, const LoopInfo &LI) {
   SmallVector<Value *, 16> Work{V};
   SmallPtrSet<Value *, 32> Seen{V};
   while (!Work.empty()) {
@@ -26,8 +42,11 @@ bool reachesCondition(Value *V) {
       auto *I = dyn_cast<Instruction>(U.getUser());
       if (!I)
         continue;
-      if (isa<ICmpInst>(I))
-        return true;
+      if (auto *Cmp = dyn_cast<ICmpInst>(I)) {
+        if (exitsALoop(*Cmp, LI))
+          return true;
+        continue;
+      }
       switch (I->getOpcode()) {
       case Instruction::UDiv:
       case Instruction::SDiv:
@@ -40,6 +59,7 @@ bool reachesCondition(Value *V) {
         break;
       }
       const bool CarriesValue = isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<PHINode>(I) ||
+                                isa<MinMaxIntrinsic>(I) ||
                                 (isa<SelectInst>(I) && U.getOperandNo() != 0);
       if (CarriesValue && I->getType()->isIntegerTy() && Seen.insert(I).second)
         Work.push_back(I);
@@ -51,13 +71,15 @@ bool reachesCondition(Value *V) {
 } // namespace
 
 uint64_t conditionArguments(Function &WG, const std::vector<rt::KernelArgDesc> &Args) {
+  DominatorTree DT(WG);
+  LoopInfo LI(DT);
   uint64_t Mask = 0;
   for (unsigned I = 0; I < Args.size() && I < 64; ++I) {
     if (Args[I].Kind != rt::ArgKind::ByValue || Args[I].Size > 8)
       continue;
     LoadInst *Value = WorkGroupLoopPass::argumentValue(WG, I);
     if (Value && Value->getType()->isIntegerTy() && Value->getType()->getIntegerBitWidth() <= 64 &&
-        reachesCondition(Value))
+        boundsALoopOrDivides(Value, LI))
       Mask |= uint64_t(1) << I;
   }
   return Mask;

@@ -13,17 +13,17 @@
 //   after:  %more = icmp ult i32 %i.next, 1
 //
 // The build marks the arguments worth it (KernelDesc::ConditionArgs,
-// conditionArguments). The runtime asks for a copy with their values once a
-// launch repeats the previous launch's values (Kernel::snapshot,
-// rt::Specialization::Arguments), at most MaxArgumentSets value sets a
-// kernel; the copy is compiled at the third launch that asks, as a local
-// size is (JitExecutable).
+// conditionArguments): loop bounds and divisors. The runtime asks for a copy with their values once
+// a launch repeats the previous launch's values (Kernel::snapshot, rt::Specialization::Arguments),
+// at most MaxArgumentSets value sets a kernel; the copy is compiled at the third launch that asks,
+// as a local size is (JitExecutable).
 //
 // Limits. Integer arguments of at most 64 bits only (not vectors, structs,
 // floating point or samplers). An argument reaches the mark only through
-// integer arithmetic and casts from its load to a comparison or a divisor;
-// one that only indexes memory is not marked, though a constant stride
-// could help there too.
+// integer arithmetic, casts, phis, selects and min/max from its load to
+// the condition of a loop's exit or a divisor; one that only guards a
+// branch (`if (gid < n)`, which a constant would hardly speed up) or
+// indexes memory is not marked, though a constant stride could help there.
 #pragma once
 
 #include <llvm/ADT/ArrayRef.h>
@@ -44,8 +44,9 @@ namespace weft::compiler {
 
 /// Bit i set if argument i (i < 64) of WG, a work-group function with
 /// arguments Args, is a by-value integer of at most 64 bits whose value
-/// reaches, through integer arithmetic, casts, phis and selects, an integer
-/// comparison or the divisor of a division or remainder.
+/// reaches, through integer arithmetic, casts, phis, selects and min/max,
+/// the comparison that decides a loop's exit or the divisor of a division
+/// or remainder.
 uint64_t conditionArguments(llvm::Function &WG, const std::vector<rt::KernelArgDesc> &Args);
 
 /// Replaces the value of each argument (index, value zero-extended from its

@@ -224,7 +224,8 @@ public:
   llvm::ErrorOr<llvm::vfs::Status> status() override { return Stat; }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine &, int64_t, bool,
                                                                bool) override {
-    // Clang reads a file once; a second read gets a copy, not recorded.
+    // Clang reads an open file once (FileManager closes it then); a second
+    // read fails rather than hand out text DefusedEscapes has not recorded.
     if (Buffer)
       return std::move(Buffer);
     return std::make_error_code(std::errc::io_error);

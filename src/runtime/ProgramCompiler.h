@@ -84,9 +84,9 @@ struct KernelDesc {
   /// whose work-items write more than the last-level cache holds gets
   /// streaming stores (Specialization::Streaming).
   uint64_t GlobalStoreBytes = 0;
-  /// Bit i set if argument i (i < 64) is a by-value integer the kernel
-  /// compares or divides by: launches that repeat its value get a copy
-  /// compiled with it a constant (Specialization::Arguments).
+  /// Bit i set if argument i (i < 64) is a by-value integer that bounds a
+  /// loop of the kernel or divides: launches that repeat its value get a
+  /// copy compiled with it a constant (Specialization::Arguments).
   uint64_t ConditionArgs = 0;
 };
 
