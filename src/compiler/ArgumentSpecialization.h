@@ -13,7 +13,8 @@
 //   after:  %more = icmp ult i32 %i.next, 1
 //
 // The build marks the arguments worth it (KernelDesc::ConditionArgs,
-// conditionArguments): loop bounds and divisors. The runtime asks for a copy with their values once
+// conditionArguments): loop bounds and divisors, in kernels without
+// barriers (KernelPipeline says why). The runtime asks for a copy with their values once
 // a launch repeats the previous launch's values (Kernel::snapshot, rt::Specialization::Arguments),
 // at most MaxArgumentSets value sets a kernel; the copy is compiled at the third launch that asks,
 // as a local size is (JitExecutable).
