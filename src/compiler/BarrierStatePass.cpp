@@ -53,7 +53,6 @@
 // OpenCL) are resumed with the others' state.
 #include "compiler/BarrierStatePass.h"
 
-#include "compiler/LoopVersion.h"
 #include "compiler/OpenClNames.h"
 #include "compiler/WorkItemBuiltinPass.h"
 #include "compiler/WorkItemFunction.h"
@@ -77,7 +76,6 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/Transforms/Utils/Local.h>
-#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <optional>
 
@@ -132,9 +130,6 @@ public:
     if (Divergent.contains(Head))
       Divergent.insert(Tail);
   }
-  /// Records that BB, made after this was built, may be run by only some
-  /// work-items (a copy of a loop's blocks, some of which may be).
-  void addDivergent(const BasicBlock *BB) { Divergent.insert(BB); }
   /// Whether a value demoted to memory stays uniform there: the value and
   /// every store of it are uniform (see demoteNonDominating).
   bool demotesUniformly(Instruction &I) const;
@@ -389,19 +384,9 @@ bool acrossWorkItemsIsConsecutive(const Loop &L, const UniformValues &UV) {
 /// barriers already (whose group is split into regions anyway) every such
 /// loop; in one without, only a loop that Wanted picks
 /// (acrossWorkItemsIsConsecutive). A loop
-/// of constant trip count is left to the unroller. With Version, a loop
-/// whose trip count ScalarEvolution can write is versioned first
-/// (versionLoop; not in a function without barriers of its own, whose x
-/// loops it kept from vectorizing: `sgemm.naive` at 2.8 GFLOP/s against
-/// 48-93 without): the barrier
-/// goes into the copy that runs when the loop repeats more than once, and
-/// a launch that runs it once or not at all (`for (i < PerItem)` with
-/// `PerItem` 1) keeps it inside the work-item loop, without the regions
-/// and the columns of partial values a barrier costs. The choice is the
-/// same in every work-item: the count is made of uniform values, as the
-/// loop's exits are. MakeBarrier makes the barrier call to insert. Returns
-/// how many barriers.
-unsigned addLoopBarriers(Function &F, UniformValues &UV, bool Version,
+/// of constant trip count is left to the unroller. MakeBarrier makes the
+/// barrier call to insert. Returns how many.
+unsigned addLoopBarriers(Function &F, const UniformValues &UV,
                          function_ref<bool(const Loop &)> Wanted,
                          function_ref<Instruction *()> MakeBarrier) {
   DominatorTree DT(F);
@@ -427,27 +412,8 @@ unsigned addLoopBarriers(Function &F, UniformValues &UV, bool Version,
     if (!Exiting.empty() && UniformExits && !HasBarrier && Wanted(*L))
       Headers.push_back(L->getHeader());
   }
-  const DataLayout &DL = F.getParent()->getDataLayout();
-  for (BasicBlock *Header : Headers) {
-    Loop *L = LI.getLoopFor(Header);
-    // The copy that runs the loop at most once, in each work-item.
-    Loop *Once = !Version
-                     ? nullptr
-                     : versionLoop(*L, LI, DT, SE, AC, ".once", [&](Instruction *At) -> Value * {
-                         const SCEV *Taken = SE.getBackedgeTakenCount(L);
-                         SCEVExpander Expander(SE, DL, "weft.trips");
-                         if (isa<SCEVCouldNotCompute>(Taken) || !Taken->getType()->isIntegerTy() ||
-                             !Expander.isSafeToExpandAt(Taken, At))
-                           return nullptr;
-                         Value *Count = Expander.expandCodeFor(Taken, Taken->getType(), At);
-                         return new ICmpInst(At, ICmpInst::ICMP_UGT, Count,
-                                             ConstantInt::get(Count->getType(), 1), "weft.repeats");
-                       });
-    if (Once)
-      for (BasicBlock *BB : Once->blocks())
-        UV.addDivergent(BB);
+  for (BasicBlock *Header : Headers)
     MakeBarrier()->insertBefore(&*Header->getFirstInsertionPt());
-  }
   return static_cast<unsigned>(Headers.size());
 }
 
@@ -704,8 +670,7 @@ bool BarrierStatePass::transform(Function &F) {
     // A loop whose iterations are better run across the work-items gets a
     // barrier of its own, and the function becomes one with barriers.
     addLoopBarriers(
-        F, UV, /*Version=*/false,
-        [&](const Loop &L) { return acrossWorkItemsIsConsecutive(L, UV); },
+        F, UV, [&](const Loop &L) { return acrossWorkItemsIsConsecutive(L, UV); },
         [&] {
           FunctionCallee Barrier = F.getParent()->getOrInsertFunction(
               "_Z7barrierj", FunctionType::get(Type::getVoidTy(C), {Type::getInt32Ty(C)}, false));
@@ -713,8 +678,7 @@ bool BarrierStatePass::transform(Function &F) {
         });
   } else {
     addLoopBarriers(
-        F, UV, /*Version=*/true, [](const Loop &) { return true; },
-        [&] { return Barriers.front()->clone(); });
+        F, UV, [](const Loop &) { return true; }, [&] { return Barriers.front()->clone(); });
   }
   Barriers = findBarriers(F);
   wi::setSizeAttr(F, wi::BarrierCountAttr, Barriers.size());

@@ -383,20 +383,6 @@ TEST(PassTest, LoopsEveryWorkItemRunsAlikeGetABarrierPerIteration) {
   EXPECT_EQ(wi::sizeAttr(F, wi::UniformSizeAttr), 16u);
   auto *Dispatch = cast<SwitchInst>(F.getEntryBlock().getTerminator());
   EXPECT_EQ(Dispatch->getNumCases(), 2u);
-  // The loop was versioned on its trip count first: where it repeats
-  // (%n > 1, its backedge-taken count above 1), the copy with the barrier;
-  // where it runs once or not at all, the blocks ".once", without one.
-  auto isRepeatsTest = [](Instruction &I) {
-    auto *Cmp = dyn_cast<ICmpInst>(&I);
-    return Cmp && Cmp->getName().startswith("weft.repeats") &&
-           Cmp->getPredicate() == ICmpInst::ICMP_UGT &&
-           PatternMatch::match(Cmp->getOperand(1), PatternMatch::m_One());
-  };
-  EXPECT_EQ(numMatching(F, isRepeatsTest), 1u);
-  EXPECT_TRUE(any_of(F, [](BasicBlock &BB) { return BB.getName().endswith(".once"); }));
-  // A constant trip count is the unroller's: no copy.
-  Function &Constant = *M->getFunction("__weft_wi_constant");
-  EXPECT_EQ(numMatching(Constant, isRepeatsTest), 0u);
 }
 
 // A function without barriers gets a barrier in a loop only where running
@@ -497,9 +483,6 @@ TEST(PassTest, BarrierFreeLoopsWhoseAccessesStepAcrossWorkItemsGetABarrier) {
   EXPECT_EQ(F.getEntryBlock().getTerminator()->getNumSuccessors(), 2u);
   EXPECT_NE(F.getEntryBlock().getTerminator()->getSuccessor(0)->getName().find("resume"),
             StringRef::npos);
-  // Not versioned on its trip count, as a loop of a function with barriers
-  // of its own is: a copy inside the x loop kept the x loops scalar.
-  EXPECT_FALSE(any_of(F, [](BasicBlock &BB) { return BB.getName().endswith(".once"); }));
 }
 
 TEST(PassTest, BarrierFreeFunctionUntouched) {
