@@ -134,7 +134,8 @@ std::vector<std::string> languageArgs(const BuildOptions &Opts) {
 /// every location stays), and the build fails with a fatal error at the
 /// escape when Clang enters the buffer (DefusedEscapes). Lexing a buffer
 /// raw cannot see #if: a literal in a block left out is rejected too,
-/// where Clang would accept it.
+/// where Clang would accept it, and so is one in the text of #error or
+/// #warning.
 class DefusedEscapes {
 public:
   /// A copy of Text named Name, defused.
