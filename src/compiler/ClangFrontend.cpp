@@ -138,33 +138,33 @@ std::vector<std::string> languageArgs(const BuildOptions &Opts) {
 /// #warning.
 class DefusedEscapes {
 public:
-  /// A copy of Text named Name, defused.
+  /// A copy of Text named Name, defused. One compile's front end (one
+  /// thread) makes them all.
   std::unique_ptr<llvm::MemoryBuffer> defused(llvm::StringRef Text, llvm::StringRef Name,
                                               const clang::LangOptions &LangOpts) {
     std::string Copy = Text.str();
-    std::vector<unsigned> Offsets = defuseBuffer(Copy, LangOpts);
+    std::optional<unsigned> First = defuseBuffer(Copy, LangOpts);
     std::unique_ptr<llvm::MemoryBuffer> Buffer = llvm::MemoryBuffer::getMemBufferCopy(Copy, Name);
-    if (!Offsets.empty()) {
-      std::lock_guard<std::mutex> Lock(Mutex);
-      ByBuffer.emplace(Buffer->getBufferStart(), std::move(Offsets));
-    }
+    if (First)
+      FirstByBuffer.emplace(Buffer->getBufferStart(), *First);
     return Buffer;
   }
 
   /// The first escape defused in the buffer starting at Start, as an offset.
-  std::optional<unsigned> firstIn(const char *Start) {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    auto It = ByBuffer.find(Start);
-    if (It == ByBuffer.end())
+  std::optional<unsigned> firstIn(const char *Start) const {
+    auto It = FirstByBuffer.find(Start);
+    if (It == FirstByBuffer.end())
       return std::nullopt;
-    return It->second.front();
+    return It->second;
   }
 
 private:
-  static std::vector<unsigned> defuseBuffer(std::string &Text, const clang::LangOptions &LangOpts) {
-    std::vector<unsigned> Offsets;
+  /// Defuses every such escape of Text; returns the offset of the first.
+  static std::optional<unsigned> defuseBuffer(std::string &Text,
+                                              const clang::LangOptions &LangOpts) {
+    std::optional<unsigned> First;
     if (Text.find('\\') == std::string::npos && Text.find("?\?/") == std::string::npos)
-      return Offsets;
+      return First;
     const clang::SourceLocation Base = clang::SourceLocation::getFromRawEncoding(1);
     const char *Begin = Text.c_str();
     clang::Lexer Raw(Base, LangOpts, Begin, Begin, Begin + Text.size());
@@ -199,7 +199,8 @@ private:
             ++Slashes;
           if (Slashes % 2 == 1) {
             Text[LastByte[N - 2]] = '?';
-            Offsets.push_back(LastByte[N - 3]);
+            if (!First)
+              First = LastByte[N - 3];
           }
         }
       }
@@ -209,11 +210,10 @@ private:
            Tok.getRawIdentifier() == "import");
       AfterHash = Tok.is(clang::tok::hash) && Tok.isAtStartOfLine();
     }
-    return Offsets;
+    return First;
   }
 
-  std::mutex Mutex;
-  std::map<const char *, std::vector<unsigned>> ByBuffer;
+  std::map<const char *, unsigned> FirstByBuffer;
 };
 
 /// An open file whose contents were read (and defused) already.
