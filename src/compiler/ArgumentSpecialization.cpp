@@ -1,7 +1,7 @@
 #include "compiler/ArgumentSpecialization.h"
 
 #include "compiler/WorkGroupLoopPass.h"
-#include "runtime/ProgramCompiler.h"
+#include "compiler/WorkItemFunction.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
@@ -70,20 +70,21 @@ bool boundsALoopOrDivides(Value *V, const LoopInfo &LI) {
 
 } // namespace
 
-uint64_t conditionArguments(Function &WG, const std::vector<rt::KernelArgDesc> &Args) {
-  DominatorTree DT(WG);
+void markConditionArguments(Function &WI) {
+  DominatorTree DT(WI);
   LoopInfo LI(DT);
   uint64_t Mask = 0;
-  for (unsigned I = 0; I < Args.size() && I < 64; ++I) {
-    if (Args[I].Kind != rt::ArgKind::ByValue || Args[I].Size > 8)
-      continue;
-    LoadInst *Value = WorkGroupLoopPass::argumentValue(WG, I);
-    if (Value && Value->getType()->isIntegerTy() && Value->getType()->getIntegerBitWidth() <= 64 &&
-        boundsALoopOrDivides(Value, LI))
+  for (unsigned I = 0; I < wi::numKernelArgs(WI) && I < 64; ++I) {
+    Argument *A = WI.getArg(I);
+    if (A->getType()->isIntegerTy() && A->getType()->getIntegerBitWidth() <= 64 &&
+        boundsALoopOrDivides(A, LI))
       Mask |= uint64_t(1) << I;
   }
-  return Mask;
+  if (Mask)
+    wi::setSizeAttr(WI, wi::ConditionArgsAttr, Mask);
 }
+
+uint64_t conditionArguments(const Function &WG) { return wi::sizeAttr(WG, wi::ConditionArgsAttr); }
 
 unsigned specializeArguments(Function &WG, ArrayRef<std::pair<uint32_t, uint64_t>> Values) {
   unsigned Replaced = 0;

@@ -371,6 +371,26 @@ bool acrossWorkItemsIsConsecutive(const Loop &L, const UniformValues &UV) {
   return For > 0;
 }
 
+/// The most instructions a loop of constant trip count may have, times its
+/// trip count, to count as one O3 unrolls whole (its full unroller's
+/// threshold at O3 is 300, and up to four times that where the copies
+/// fold): a FIR filter's 17 taps are, a naive matrix product's 512 steps
+/// with the size a macro are not, and their x loop stayed scalar.
+constexpr uint64_t MaxWholeUnrollInstructions = 600;
+
+/// Whether L has a constant trip count and few enough instructions that
+/// O3's full unroller lays its iterations out in the x loop, which then
+/// vectorizes across the work-items with the iterations inside.
+bool willUnrollWhole(const Loop &L, ScalarEvolution &SE) {
+  const uint64_t Trips = SE.getSmallConstantTripCount(&L);
+  if (Trips == 0)
+    return false;
+  uint64_t Size = 0;
+  for (const BasicBlock *BB : L.blocks())
+    Size += BB->sizeWithoutDebug();
+  return Trips * Size <= MaxWholeUnrollInstructions;
+}
+
 /// Puts a barrier at the top of the header of every innermost loop that all
 /// the work-items of a group run the same number of times, a number known
 /// only at run time (`for (i = 0; i < n; ++i)`, n an argument): its header
@@ -383,9 +403,10 @@ bool acrossWorkItemsIsConsecutive(const Loop &L, const UniformValues &UV) {
 /// equally often, as OpenCL asks of every barrier. In a function that has
 /// barriers already (whose group is split into regions anyway) every such
 /// loop; in one without, only a loop that Wanted picks
-/// (acrossWorkItemsIsConsecutive). A loop
-/// of constant trip count is left to the unroller. MakeBarrier makes the
-/// barrier call to insert. Returns how many.
+/// (acrossWorkItemsIsConsecutive). A loop of constant trip count that O3
+/// unrolls whole is left to the unroller (willUnrollWhole); one too long
+/// for that, the same as one whose count is known only at run time, is
+/// taken. MakeBarrier makes the barrier call to insert. Returns how many.
 unsigned addLoopBarriers(Function &F, const UniformValues &UV,
                          function_ref<bool(const Loop &)> Wanted,
                          function_ref<Instruction *()> MakeBarrier) {
@@ -397,8 +418,7 @@ unsigned addLoopBarriers(Function &F, const UniformValues &UV,
   ScalarEvolution SE(F, TLI, AC, DT, LI);
   SmallVector<BasicBlock *, 4> Headers;
   for (Loop *L : LI.getLoopsInPreorder()) {
-    if (!L->isInnermost() || !UV.isUniformBlock(L->getHeader()) ||
-        SE.getSmallConstantTripCount(L) != 0)
+    if (!L->isInnermost() || !UV.isUniformBlock(L->getHeader()) || willUnrollWhole(*L, SE))
       continue;
     SmallVector<BasicBlock *, 4> Exiting;
     L->getExitingBlocks(Exiting);

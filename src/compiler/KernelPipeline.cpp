@@ -14,7 +14,9 @@
 //     A call to a defined function that survives means recursion: rejected.
 //  5. LaneLoopUnrollPass on kernels with barriers (their builtins' loops over
 //     a float4's lanes would keep their arrays on the stack, which
-//     BarrierStatePass puts in the frames), SROA, then BarrierStatePass:
+//     BarrierStatePass puts in the frames), SROA, markConditionArguments
+//     (in SSA form, while a loop with a barrier is still a loop: the
+//     arguments worth compiling in), then BarrierStatePass:
 //     needs the whole body (4), and SSA values
 //     rather than Clang's allocas, so only what lives across a barrier goes
 //     to the frame; must come before 6/7, which insert loads at the entry
@@ -32,7 +34,9 @@
 //     trap; after inlining, so it sees every division, before O3, so the
 //     guards are vectorized with the division.
 //  8. WorkGroupLoopPass + AlwaysInliner + GlobalDCE: the work-group loop
-//     nest with the work-item function inlined into its x loop.
+//     nest with the work-item function inlined into its x loop, which O3's
+//     full unroller may not take (ReleaseWorkItemLoopsPass, first at the
+//     vectorizer's start, lets the later unroller have it).
 //  9. Reject leftover calls to OpenCL builtins we lack; the host functions
 //     still called lose OpenCL's convergent mark; verify the module.
 //     ImageDescriptorPass marks the loads of image descriptors invariant,
@@ -263,6 +267,14 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
     // lane loops of kernels with barriers are unrolled for that too.
     MPM.addPass(createModuleToFunctionPassAdaptor(LaneLoopUnrollPass()));
     MPM.addPass(createModuleToFunctionPassAdaptor(SROAPass()));
+    runModulePasses(M, MPM);
+  }
+  // While a loop with a barrier in it is still a loop.
+  for (Function &F : M)
+    if (wi::isWorkItemFunction(F))
+      markConditionArguments(F);
+  {
+    ModulePassManager MPM;
     MPM.addPass(BarrierStatePass());
     MPM.addPass(LocalMemoryPass());
     MPM.addPass(WorkItemBuiltinPass());
@@ -365,6 +377,7 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   // the state switch, or share its exit with other regions); and kernels
   // written with vector types vectorize across work-items too.
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    FPM.addPass(ReleaseWorkItemLoopsPass());
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
     FPM.addPass(LoopSimplifyPass());
     // Work-items whose loops have data-dependent exits run several at a
@@ -446,11 +459,7 @@ bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, st
     D.UsesDeviceEnqueue = WG->hasFnAttribute(DeviceEnqueuePass::UsesAttr);
     D.MayWait = mayWait(*WG);
     D.GlobalStoreBytes = globalStoreBytes(*WG);
-    // A kernel with barriers (its own, or pass 3's) keeps its arguments:
-    // compiled in with its local size, they let O3 unroll the x loop of a
-    // region whole before the vectorizer sees it (`sgemm.naive` fell from
-    // 93 to 4.5 GFLOP/s).
-    D.ConditionArgs = D.PrivateFrameSize == 0 ? conditionArguments(*WG, D.Args) : 0;
+    D.ConditionArgs = conditionArguments(*WG);
     D.GroupFree = !WG->hasFnAttribute(wi::GroupShapeAttr) && D.PrivateFrameSize == 0 &&
                   D.StaticLocalSize == 0 && !D.UsesSubGroups && !D.UsesDeviceEnqueue &&
                   std::none_of(D.Args.begin(), D.Args.end(), [](const rt::KernelArgDesc &A) {

@@ -37,6 +37,7 @@
 #include "compiler/WorkItemFunction.h"
 #include "runtime/Capabilities.h"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -80,8 +81,13 @@ void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
   // would lay the rows one after another, as many as the CPU's unrolling
   // preferences say (four on Zen 3 tuning, none on Sapphire Rapids), and
   // leave the pass nothing of its form to take.
-  if (StringRef(Marker) == wi::WorkItemRowsMD)
-    Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
+  // An x loop is held from the unroller until the vectorizer's turn
+  // (ReleaseWorkItemLoopsPass): O3's full unroller, which comes first,
+  // would lay a group's few work-items one after another once their body
+  // is cheap (a constant local size and compiled-in arguments make it so),
+  // and the vectorizer then took the row loop around them, gathering what
+  // was consecutive across the work-items.
+  Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
   TempMDTuple Self = MDNode::getTemporary(C, None);
   Ops[0] = Self.get();
   MDNode *Id = MDNode::get(C, Ops);
@@ -103,8 +109,9 @@ void emitWorkGroupFunction(Function &WI) {
   // the caller's frame, where to_private and get_fence look for them (see
   // WorkItemBuiltinPass); a red zone would put a leaf's locals below it.
   WG->addFnAttr(Attribute::NoRedZone);
-  for (const char *A : {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr,
-                        wi::PrintfAttr, wi::GroupShapeAttr, DeviceEnqueuePass::UsesAttr})
+  for (const char *A :
+       {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr, wi::PrintfAttr,
+        wi::GroupShapeAttr, wi::ConditionArgsAttr, DeviceEnqueuePass::UsesAttr})
     if (WI.hasFnAttribute(A))
       WG->addFnAttr(WI.getFnAttribute(A));
   for (const char *A : {"target-cpu", "target-features", "prefer-vector-width"})
@@ -285,6 +292,34 @@ LoadInst *WorkGroupLoopPass::argumentValue(Function &WG, unsigned Index) {
         return Value;
   }
   return nullptr;
+}
+
+PreservedAnalyses ReleaseWorkItemLoopsPass::run(Function &F, FunctionAnalysisManager &FAM) {
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  bool Changed = false;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    MDNode *Id = L->getLoopID();
+    if (!Id || !findOptionMDForLoopID(Id, wi::WorkItemLoopMD) ||
+        !findOptionMDForLoopID(Id, "llvm.loop.unroll.disable"))
+      continue;
+    SmallVector<Metadata *, 4> Ops = {nullptr};
+    for (const MDOperand &Op : drop_begin(Id->operands())) {
+      const auto *Option = dyn_cast<MDNode>(Op.get());
+      const auto *Name =
+          Option && Option->getNumOperands() ? dyn_cast<MDString>(Option->getOperand(0)) : nullptr;
+      if (!Name || Name->getString() != "llvm.loop.unroll.disable")
+        Ops.push_back(Op.get());
+    }
+    MDNode *Released = MDNode::getDistinct(F.getContext(), Ops);
+    Released->replaceOperandWith(0, Released);
+    L->setLoopID(Released);
+    Changed = true;
+  }
+  if (!Changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses PA = PreservedAnalyses::none();
+  PA.preserveSet<CFGAnalyses>();
+  return PA;
 }
 
 } // namespace weft::compiler

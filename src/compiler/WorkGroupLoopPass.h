@@ -23,4 +23,14 @@ public:
   static llvm::LoadInst *argumentValue(llvm::Function &WG, unsigned Index);
 };
 
+/// Lifts the hold WorkGroupLoopPass puts on its x loops (wi::WorkItemLoopMD,
+/// with llvm.loop.unroll.disable) so that the unroller after the
+/// vectorizers may take them: run at the vectorizer's start. Until then
+/// O3's full unroller leaves them whole, for the loop vectorizer to take
+/// across the work-items.
+class ReleaseWorkItemLoopsPass : public llvm::PassInfoMixin<ReleaseWorkItemLoopsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+};
+
 } // namespace weft::compiler

@@ -43,6 +43,9 @@ constexpr const char *PrintfAttr = "weft-printf";
 /// of groups, local linear id) or for its group's memory (to_local,
 /// get_fence, the collectives' scratch): set by WorkItemBuiltinPass.
 constexpr const char *GroupShapeAttr = "weft-group-shape";
+/// The kernel's arguments worth compiling in (ArgumentSpecialization.h):
+/// bit i for argument i, a decimal number; absent when none is.
+constexpr const char *ConditionArgsAttr = "weft-condition-args";
 /// Attribute holding the number of the kernel's own arguments.
 constexpr const char *NumArgsAttr = "weft-num-args";
 /// Attribute set on arguments that were `byval` in the kernel.

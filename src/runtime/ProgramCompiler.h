@@ -85,9 +85,8 @@ struct KernelDesc {
   /// streaming stores (Specialization::Streaming).
   uint64_t GlobalStoreBytes = 0;
   /// Bit i set if argument i (i < 64) is a by-value integer that bounds a
-  /// loop of the kernel or divides, in a kernel without barriers (a
-  /// PrivateFrameSize of 0): launches that repeat its value get a copy
-  /// compiled with it a constant (Specialization::Arguments).
+  /// loop of the kernel or divides: launches that repeat its value get a
+  /// copy compiled with it a constant (Specialization::Arguments).
   uint64_t ConditionArgs = 0;
 };
 

@@ -70,9 +70,9 @@ TEST(ArgumentSpecializationTest, ArgumentsThatDecideOrDivideAreMarked) {
   ASSERT_TRUE(P.build(Source)) << P.log();
   // Modulus divides; Rounds bounds a loop through a min. Base and Scale
   // are data, Stride only scales an address, and Limit only guards a
-  // branch. A kernel with barriers has none marked, PerItem's loop though
-  // it bounds.
-  EXPECT_EQ(P.kernel("reduceSum")->ConditionArgs, 0u);
+  // branch. In a kernel with barriers PerItem bounds a loop too: the mark
+  // is taken before the loop's iterations become regions.
+  EXPECT_EQ(P.kernel("reduceSum")->ConditionArgs, 0b1000u);
   EXPECT_EQ(P.kernel("buckets")->ConditionArgs, 0b1000010u);
 }
 
@@ -123,6 +123,56 @@ TEST(ArgumentSpecializationTest, KernelsCompiledForTheirArgumentsComputeTheSame)
       ASSERT_EQ(Got[G], Want) << Modulus << " " << G;
     }
   }
+}
+
+// A naive matrix product with its size an argument: its loop runs across
+// the work-items (a barrier of BarrierStatePass's), and compiled for its
+// size and its 16 x 16 groups its x loops still vectorize across the
+// work-items. O3's full unroller had laid a row's 16 work-items one after
+// another (the x loop's body is cheap once n is a constant), and the
+// vectorizer took the row loop instead: B's row, consecutive across the
+// work-items, was gathered, and the product ran 20 times slower.
+TEST(ArgumentSpecializationTest, ColumnsCompiledForTheirArgumentsVectorizeAcrossWorkItems) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void product(global const float *A, global const float *B, global float *C, int n) {
+      int col = get_global_id(0), row = get_global_id(1);
+      float acc = 0.0f;
+      for (int k = 0; k < n; ++k)
+        acc += A[row * n + k] * B[k * n + col];
+      C[row * n + col] = acc;
+    })"));
+  EXPECT_GT(P.kernel("product")->PrivateFrameSize, 0u); // a column
+  EXPECT_EQ(P.kernel("product")->ConditionArgs, 0b1000u);
+  constexpr int N = 64;
+  Buffer<float> A(N * N), B(N * N), C(N * N, -1.0f);
+  for (int I = 0; I < N * N; ++I) {
+    A[I] = float(I * 7 % 13 - 6);
+    B[I] = float(I * 5 % 11 - 5);
+  }
+  NDRange R;
+  R.Dims = 2;
+  R.Global = {size_t(N), size_t(N), 1};
+  R.Local = {16, 16, 1};
+  rt::Specialization Square = withArguments({{3, N}});
+  Square.LocalSize = {16, 16, 1};
+  const std::string Text = specializedText([&] {
+    P.runSpecializedFor("product", R,
+                        {Arg::pointer(A.data()), Arg::pointer(B.data()), Arg::pointer(C.data()),
+                         Arg::value(int32_t(N))},
+                        Square);
+  });
+  ASSERT_FALSE(Text.empty());
+  // B's row is loaded whole across the work-items, not element by element.
+  EXPECT_TRUE(std::regex_search(Text, std::regex("load <(4|8|16) x float>"))) << Text;
+  EXPECT_FALSE(std::regex_search(Text, std::regex("gather"))) << Text;
+  for (int Row = 0; Row < N; ++Row)
+    for (int Col = 0; Col < N; ++Col) {
+      float Want = 0.0f;
+      for (int K = 0; K < N; ++K)
+        Want += A[Row * N + K] * B[K * N + Col];
+      ASSERT_EQ(C[Row * N + Col], Want) << Row << ", " << Col;
+    }
 }
 
 } // namespace weft::compiler::test

@@ -598,8 +598,9 @@ TEST(BarrierTest, KernelsCompiledForTheirLocalSize) {
 
 // Kernels without barriers whose loops read a column (BarrierStatePass gives
 // the loop a barrier, and its iterations run across the work-items): a
-// naive matrix product of a rectangular A (rows x n) and B (n x cols), and
-// column sums with a uniform break, over groups of every shape, edge
+// naive matrix product of a rectangular A (rows x n) and B (n x cols), the
+// same with n a constant too long for the unroller, and column sums with a
+// uniform break, over groups of every shape, edge
 // groups included, with the generic function and one compiled for the
 // launch's group size. Integers, so every order of the sums is exact.
 TEST(BarrierTest, BarrierFreeLoopsOverColumnsComputeTheSame) {
@@ -622,9 +623,19 @@ TEST(BarrierTest, BarrierFreeLoopsOverColumnsComputeTheSame) {
         sum += In[r * cols + col] * (r + 1);
       }
       Out[col] = sum;
+    }
+    // The same product with its depth a constant too long to unroll.
+    kernel void product75(global const int *A, global const int *B, global int *C, int unused,
+                          int cols) {
+      int col = get_global_id(0), row = get_global_id(1);
+      int acc = 0;
+      for (int k = 0; k < 75; ++k)
+        acc += A[row * 75 + k] * B[k * cols + col];
+      C[row * cols + col] = acc;
     })"));
   EXPECT_GT(P.kernel("product")->PrivateFrameSize, 0u); // it got a barrier
   EXPECT_GT(P.kernel("columns")->PrivateFrameSize, 0u);
+  EXPECT_GT(P.kernel("product75")->PrivateFrameSize, 0u);
   const int Rows = 21, N = 19, Cols = 40;
   Buffer<int> A(Rows * N), B(N * Cols);
   for (int I = 0; I < Rows * N; ++I)
@@ -653,6 +664,31 @@ TEST(BarrierTest, BarrierFreeLoopsOverColumnsComputeTheSame) {
                 << Lx << " x " << Ly << " n " << Depth << " at " << Row << ", " << Col;
           }
       }
+    }
+  }
+  {
+    const int Depth = 75;
+    Buffer<int> A75(Rows * Depth), B75(Depth * Cols), C(Rows * Cols, -1);
+    for (int I = 0; I < Rows * Depth; ++I)
+      A75[I] = I * 7 % 13 - 6;
+    for (int I = 0; I < Depth * Cols; ++I)
+      B75[I] = I * 5 % 11 - 5;
+    for (bool Specialized : {false, true}) {
+      NDRange R;
+      R.Dims = 2;
+      R.Global = {size_t(Cols), size_t(Rows), 1};
+      R.Local = {8, 3, 1};
+      const std::vector<Arg> Args = {Arg::pointer(A75.data()), Arg::pointer(B75.data()),
+                                     Arg::pointer(C.data()), Arg::value(0), Arg::value(Cols)};
+      ASSERT_TRUE(Specialized ? P.runSpecialized("product75", R, Args)
+                              : P.run("product75", R, Args));
+      for (int Row = 0; Row < Rows; ++Row)
+        for (int Col = 0; Col < Cols; ++Col) {
+          int Want = 0;
+          for (int K = 0; K < Depth; ++K)
+            Want += A75[Row * Depth + K] * B75[K * Cols + Col];
+          ASSERT_EQ(C[Row * Cols + Col], Want) << Specialized << " at " << Row << ", " << Col;
+        }
     }
   }
   for (size_t Local : {1, 3, 16, 33})

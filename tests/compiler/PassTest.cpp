@@ -453,6 +453,8 @@ TEST(PassTest, BarrierFreeLoopsWhoseAccessesStepAcrossWorkItemsGetABarrier) {
       {"__weft_wi_row_and_column", {"add nsw i64 %xn, %k", "add nsw i64 %kn, %x"}, "%n", false, 0},
       // A column of 16 (a constant trip count: the unroller's).
       {"__weft_wi_column16", {"add nsw i64 %kn, %x"}, "16", false, 0},
+      // A column of 512: too long for the unroller, as if n.
+      {"__weft_wi_column512", {"add nsw i64 %kn, %x"}, "512", false, 1},
       // A column in a loop only some work-items run.
       {"__weft_wi_column_some", {"add nsw i64 %kn, %x"}, "%n", true, 0},
       // A column in a loop of each work-item's own trip count.
