@@ -139,7 +139,7 @@ constexpr size_t SgemmTile = 16;
 
 struct SgemmState {
   Program P;
-  Kernel Naive, Tiled;
+  Kernel Naive, Guarded, Tiled;
   Mem A, B, C;
   HostArray<float> Got;
 };
@@ -149,6 +149,7 @@ public:
   const char *name() const override { return "sgemm"; }
   std::vector<Metric> metrics() const override {
     return {{"sgemm.naive", "GFLOP/s", true, "fma.float"},
+            {"sgemm.guarded", "GFLOP/s", true, "fma.float"},
             {"sgemm.tiled", "GFLOP/s", true, "fma.float"}};
   }
   std::unique_ptr<FigureRun> prepare(Device &D, const Config &C) override {
@@ -158,6 +159,7 @@ public:
     auto S = std::make_shared<SgemmState>();
     S->P = D.build(kernels::Sgemm, "-DTILE=" + std::to_string(SgemmTile));
     S->Naive = D.kernel(S->P, "sgemmNaive");
+    S->Guarded = D.kernel(S->P, "sgemmGuarded");
     S->Tiled = D.kernel(S->P, "sgemmTiled");
     S->A = D.buffer(Bytes, CL_MEM_READ_ONLY);
     S->B = D.buffer(Bytes, CL_MEM_READ_ONLY);
@@ -167,12 +169,15 @@ public:
     D.write(S->B, HostB.data(), Bytes);
     int NArg = static_cast<int>(N);
     setArgs(S->Naive, S->A, S->B, S->C, NArg);
+    setArgs(S->Guarded, S->A, S->B, S->C, NArg);
     setArgs(S->Tiled, S->A, S->B, S->C, NArg);
 
     auto Run = std::make_unique<KernelRun>(D);
     const Device *Dev = &D;
-    for (Kernel *K : {&S->Naive, &S->Tiled}) {
-      const char *What = K == &S->Naive ? "sgemmNaive output" : "sgemmTiled output";
+    for (Kernel *K : {&S->Naive, &S->Guarded, &S->Tiled}) {
+      const char *What = K == &S->Naive     ? "sgemmNaive output"
+                         : K == &S->Guarded ? "sgemmGuarded output"
+                                            : "sgemmTiled output";
       Run->Parts.push_back(outputPart(
           D, S, S->C, S->Got,
           [Dev, K, N] {

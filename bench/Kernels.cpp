@@ -43,6 +43,19 @@ __kernel void sgemmNaive(__global const float *A, __global const float *B, __glo
   C[Row * N + Col] = Acc;
 }
 
+// The naive product as GPU code writes it for any N, rounded-up ranges
+// included: each work-item first checks that its element exists.
+__kernel void sgemmGuarded(__global const float *A, __global const float *B, __global float *C,
+                           int N) {
+  int Col = get_global_id(0), Row = get_global_id(1);
+  if (Row < N && Col < N) {
+    float Acc = 0.0f;
+    for (int K = 0; K < N; ++K)
+      Acc += A[Row * N + K] * B[K * N + Col];
+    C[Row * N + Col] = Acc;
+  }
+}
+
 // The same product through TILE x TILE tiles of A and B in __local memory:
 // each work-item loads one element of each tile, then reads TILE of each.
 __kernel void sgemmTiled(__global const float *A, __global const float *B, __global float *C,

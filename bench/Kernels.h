@@ -14,7 +14,7 @@ namespace weft::bench::kernels {
 extern const char *const Launch;
 /// `streamCopy` and `streamTriad`.
 extern const char *const Stream;
-/// `sgemmNaive` and `sgemmTiled`; needs -DTILE=n.
+/// `sgemmNaive`, `sgemmGuarded` and `sgemmTiled`; needs -DTILE=n.
 extern const char *const Sgemm;
 /// `reduceSum`: per-work-group sums through __local memory.
 extern const char *const Reduce;

@@ -10,8 +10,11 @@
 //     iterations run across the work-items: every such loop if F has
 //     barriers, only one whose accesses read columns (one element apart
 //     across the work-items, a row apart along the loop:
-//     acrossWorkItemsIsConsecutive) if it has none. A function left
-//     without barriers is done.
+//     acrossWorkItemsIsConsecutive) if it has none. A function without
+//     barriers whose such loop sits behind bounds checks first gets a copy
+//     for the groups whose checks pass in every work-item, and the loop
+//     there its barrier (GroupCheckVersioner). A function left without
+//     barriers is done.
 //  1. Split the block of every barrier call k (k = 1..n) after the call; the
 //     head now ends in `ret i32 k` instead of the barrier, the tail is the
 //     resume point R_k.
@@ -75,6 +78,8 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
 #include <optional>
@@ -437,6 +442,382 @@ unsigned addLoopBarriers(Function &F, const UniformValues &UV,
   return static_cast<unsigned>(Headers.size());
 }
 
+/// The most instructions a function may have to be copied for its groups
+/// whose bounds checks all pass (GroupCheckVersioner): the copy doubles its
+/// compile time.
+constexpr unsigned MaxVersionedInstructions = 4000;
+
+/// A copy of a barrier-free function for the work-groups whose bounds
+/// checks pass in every work-item, where a loop that reads columns but
+/// sits behind a check (`if (row < m && col < n) for (k < n) ...`, the
+/// shape of most GPU code) runs across the work-items as addLoopBarriers
+/// would run it without the check. Such a check is a branch on an and/or/not
+/// tree whose leaves are either the same in every work-item or compare a
+/// work-item id, through operations that keep its order, with a value the
+/// same in every work-item: such a comparison holds for the whole group
+/// when it holds for the group's first and last id, which the copy's
+/// condition computes from the group id and sizes before anything else.
+class GroupCheckVersioner {
+public:
+  GroupCheckVersioner(Function &F, const UniformValues &UV) : F(F), UV(UV), DT(F), PDT(F), LI(DT) {}
+
+  /// Versions F if a loop would run across the work-items but for its
+  /// checks; whether it did.
+  bool run() {
+    if (F.getInstructionCount() > MaxVersionedInstructions)
+      return false;
+    for (Instruction &I : instructions(F))
+      if (isa<AllocaInst>(I) && I.getParent() != &F.getEntryBlock())
+        return false;
+    TargetLibraryInfoImpl TLII(Triple(F.getParent()->getTargetTriple()));
+    TargetLibraryInfo TLI(TLII, &F);
+    AssumptionCache AC(F);
+    ScalarEvolution SE(F, TLI, AC, DT, LI);
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      if (!L->isInnermost() || UV.isUniformBlock(L->getHeader()) || willUnrollWhole(*L, SE) ||
+          !exitsAreUniform(*L) || !acrossWorkItemsIsConsecutive(*L, UV))
+        continue;
+      SmallVector<Guard, 4> Found;
+      if (guardsOf(L->getHeader(), Found))
+        for (const Guard &G : Found)
+          if (none_of(Guards, [&](const Guard &Old) { return Old.Branch == G.Branch; }))
+            Guards.push_back(G);
+    }
+    if (Guards.empty())
+      return false;
+    return version();
+  }
+
+private:
+  /// A branch that only some work-items of a group may take one way,
+  /// between the entry and a loop, and the way toward the loop.
+  struct Guard {
+    BranchInst *Branch;
+    bool Want;
+  };
+  /// A comparison whose value the fast copy's condition asks for.
+  struct Leaf {
+    Value *Cond;
+    bool Want;
+  };
+
+  bool exitsAreUniform(const Loop &L) const {
+    SmallVector<BasicBlock *, 4> Exiting;
+    L.getExitingBlocks(Exiting);
+    return !Exiting.empty() && all_of(Exiting, [&](BasicBlock *E) {
+      const auto *Br = dyn_cast<BranchInst>(E->getTerminator());
+      return Br && Br->isConditional() && UV.isUniform(Br->getCondition());
+    });
+  }
+
+  /// Whether To is reached from From before Join.
+  static bool reaches(BasicBlock *From, const BasicBlock *To, const BasicBlock *Join) {
+    SmallVector<BasicBlock *, 16> Work{From};
+    SmallPtrSet<BasicBlock *, 16> Seen{From};
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (BB == Join)
+        continue;
+      if (BB == To)
+        return true;
+      for (BasicBlock *S : successors(BB))
+        if (Seen.insert(S).second)
+          Work.push_back(S);
+    }
+    return false;
+  }
+
+  /// Appends the branches that make Header run in only some work-items (as
+  /// UniformValues finds them: a divergent terminator's blocks up to its
+  /// post-dominator), each a bounds check toward Header; false if one is
+  /// something else.
+  bool guardsOf(const BasicBlock *Header, SmallVectorImpl<Guard> &Found) {
+    for (BasicBlock &BB : F) {
+      Instruction *Term = BB.getTerminator();
+      if (Term->getNumSuccessors() < 2)
+        continue;
+      auto *Br = dyn_cast<BranchInst>(Term);
+      const auto *Switch = dyn_cast<SwitchInst>(Term);
+      if ((Br && UV.isUniform(Br->getCondition())) ||
+          (Switch && UV.isUniform(Switch->getCondition())))
+        continue;
+      const DomTreeNode *Node = PDT.getNode(&BB);
+      const BasicBlock *Join = Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
+      SmallVector<unsigned, 2> Toward;
+      for (unsigned S = 0; S < Term->getNumSuccessors(); ++S)
+        if (reaches(Term->getSuccessor(S), Header, Join))
+          Toward.push_back(S);
+      if (Toward.empty())
+        continue;
+      SmallVector<Leaf, 4> Leaves;
+      if (!Br || Toward.size() != 1 || !addLeaves(Br->getCondition(), Toward[0] == 0, Leaves))
+        return false;
+      Found.push_back({Br, Toward[0] == 0});
+    }
+    return true;
+  }
+
+  /// Appends C's leaves, each with the value that gives C the value Want;
+  /// false if C is not a tree of uniform values and id comparisons.
+  bool addLeaves(Value *C, bool Want, SmallVectorImpl<Leaf> &Leaves) const {
+    Value *A, *B;
+    if (UV.isUniform(C)) {
+      Leaves.push_back({C, Want});
+      return true;
+    }
+    if (PatternMatch::match(C, PatternMatch::m_Not(PatternMatch::m_Value(A))))
+      return addLeaves(A, !Want, Leaves);
+    if (Want && PatternMatch::match(C, PatternMatch::m_LogicalAnd(PatternMatch::m_Value(A),
+                                                                  PatternMatch::m_Value(B))))
+      return addLeaves(A, true, Leaves) && addLeaves(B, true, Leaves);
+    if (!Want && PatternMatch::match(C, PatternMatch::m_LogicalOr(PatternMatch::m_Value(A),
+                                                                  PatternMatch::m_Value(B))))
+      return addLeaves(A, false, Leaves) && addLeaves(B, false, Leaves);
+    auto *Cmp = dyn_cast<ICmpInst>(C);
+    if (!Cmp || Cmp->isEquality())
+      return false;
+    const bool Signed = Cmp->isSigned();
+    const bool Left = !UV.isUniform(Cmp->getOperand(0));
+    if (!UV.isUniform(Cmp->getOperand(Left ? 1 : 0)) ||
+        !idInOrder(Cmp->getOperand(Left ? 0 : 1), Signed))
+      return false;
+    Leaves.push_back({Cmp, Want});
+    return true;
+  }
+
+  /// The work-item id call (get_global_id or get_local_id of a constant
+  /// dimension) V is, through operations that keep its order in the
+  /// comparison's signedness: adding or subtracting a uniform value, or
+  /// multiplying or shifting by a constant, without wrapping (nsw for a
+  /// signed comparison, nuw for an unsigned one); extending it; truncating
+  /// it (the copy's condition asks the truncated value to be non-negative
+  /// at both ends). Null if V is not that.
+  CallInst *idInOrder(Value *V, bool Signed, unsigned Depth = 8) const {
+    if (Depth == 0)
+      return nullptr;
+    if (auto *Call = dyn_cast<CallInst>(V)) {
+      const Function *Callee = Call->getCalledFunction();
+      const WorkItemFn Kind = Callee ? classifyWorkItemFn(Callee->getName()) : WorkItemFn::None;
+      const bool Id = (Kind == WorkItemFn::GlobalId || Kind == WorkItemFn::LocalId) &&
+                      isa<ConstantInt>(Call->getArgOperand(0));
+      return Id ? Call : nullptr;
+    }
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return nullptr;
+    switch (I->getOpcode()) {
+    case Instruction::Trunc:
+      return idInOrder(I->getOperand(0), Signed, Depth - 1);
+    case Instruction::SExt:
+    case Instruction::ZExt: {
+      // Past a truncation or straight from the id the value is not
+      // negative, and both extensions keep it; else only the one of the
+      // comparison's signedness keeps the order.
+      Value *Op = I->getOperand(0);
+      const bool Same = Signed == (I->getOpcode() == Instruction::SExt);
+      if (!Same && !isa<TruncInst>(Op) && !isa<CallInst>(Op))
+        return nullptr;
+      return idInOrder(Op, Signed, Depth - 1);
+    }
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Mul:
+    case Instruction::Shl: {
+      auto *Op = cast<OverflowingBinaryOperator>(I);
+      if (!(Signed ? Op->hasNoSignedWrap() : Op->hasNoUnsignedWrap()))
+        return nullptr;
+      Value *A = I->getOperand(0), *B = I->getOperand(1);
+      if (I->getOpcode() == Instruction::Mul || I->getOpcode() == Instruction::Shl) {
+        const auto *K = dyn_cast<ConstantInt>(B);
+        if (!K || K->isZero() || (I->getOpcode() == Instruction::Mul && K->isNegative()))
+          return nullptr;
+        return idInOrder(A, Signed, Depth - 1);
+      }
+      if (UV.isUniform(B))
+        return idInOrder(A, Signed, Depth - 1);
+      return UV.isUniform(A) ? idInOrder(B, Signed, Depth - 1) : nullptr;
+    }
+    default:
+      return nullptr;
+    }
+  }
+
+  /// V, uniform, computed again in the new entry (B), or null where it is
+  /// not a pure function of the arguments and the group's queries.
+  Value *uniformAtEntry(Value *V, IRBuilder<> &B, unsigned Depth = 8) {
+    if (isa<Constant>(V) || isa<Argument>(V))
+      return V;
+    auto It = AtEntry.find(V);
+    if (It != AtEntry.end())
+      return It->second;
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth == 0 || !UV.isUniform(I))
+      return nullptr;
+    if (auto *Call = dyn_cast<CallInst>(I)) {
+      const Function *Callee = Call->getCalledFunction();
+      const WorkItemFn Kind = Callee ? classifyWorkItemFn(Callee->getName()) : WorkItemFn::None;
+      if (Kind == WorkItemFn::None ||
+          (Call->arg_size() != 0 && !isa<ConstantInt>(Call->getArgOperand(0))))
+        return nullptr;
+    } else if (!isa<CastInst>(I) && !isa<CmpInst>(I) && !isa<SelectInst>(I) &&
+               !(isa<BinaryOperator>(I) && !I->isIntDivRem())) {
+      return nullptr;
+    }
+    Instruction *Copy = I->clone();
+    for (Use &Op : Copy->operands()) {
+      if (isa<Function>(Op.get()))
+        continue;
+      Value *At = uniformAtEntry(Op.get(), B, Depth - 1);
+      if (!At) {
+        Copy->deleteValue();
+        return nullptr;
+      }
+      Op.set(At);
+    }
+    B.Insert(Copy, I->getName() + ".group");
+    AtEntry[V] = Copy;
+    return Copy;
+  }
+
+  /// V, a chain of idInOrder's from the id call IdCall, computed in the new
+  /// entry (B) with IdCall's value replaced by End, one end of the group's
+  /// ids; each truncation's operand there is asked into InRange to be
+  /// non-negative and to fit. Null if a uniform operand cannot be computed
+  /// there.
+  Value *atEnd(Value *V, CallInst *IdCall, Value *End, IRBuilder<> &B, Value *&InRange) {
+    if (V == IdCall)
+      return End;
+    auto *I = cast<Instruction>(V);
+    Instruction *Copy = I->clone();
+    for (Use &Op : Copy->operands()) {
+      Value *At = UV.isUniform(Op.get()) ? uniformAtEntry(Op.get(), B)
+                                         : atEnd(Op.get(), IdCall, End, B, InRange);
+      if (!At) {
+        Copy->deleteValue();
+        return nullptr;
+      }
+      Op.set(At);
+    }
+    B.Insert(Copy, I->getName() + ".end");
+    if (isa<TruncInst>(I)) {
+      Value *Wide = Copy->getOperand(0);
+      const unsigned Bits = Copy->getType()->getIntegerBitWidth();
+      const APInt Limit = APInt::getOneBitSet(Wide->getType()->getIntegerBitWidth(), Bits - 1);
+      InRange = B.CreateLogicalAnd(InRange,
+                                   B.CreateICmpULT(Wide, ConstantInt::get(Wide->getType(), Limit)));
+    }
+    return Copy;
+  }
+
+  /// The group's first and last id of the kind and dimension Call asks.
+  std::pair<Value *, Value *> idEnds(CallInst &Call, IRBuilder<> &B) {
+    const WorkItemFn Kind = classifyWorkItemFn(Call.getCalledFunction()->getName());
+    Value *Dim = Call.getArgOperand(0);
+    Type *Ty = Call.getType();
+    Module &M = *F.getParent();
+    auto query = [&](const char *Name) {
+      FunctionCallee Fn =
+          M.getOrInsertFunction(Name, FunctionType::get(Ty, {Dim->getType()}, false));
+      return B.CreateCall(Fn, {Dim});
+    };
+    Value *Size = query("_Z14get_local_sizej");
+    Value *First = ConstantInt::get(Ty, 0);
+    if (Kind == WorkItemFn::GlobalId)
+      First = B.CreateAdd(
+          B.CreateMul(query("_Z12get_group_idj"), query("_Z23get_enqueued_local_sizej")),
+          query("_Z17get_global_offsetj"));
+    return {First, B.CreateSub(B.CreateAdd(First, Size), ConstantInt::get(Ty, 1))};
+  }
+
+  /// Leaf L (a uniform value or an id comparison) as it must be, at both
+  /// ends of the group's ids.
+  Value *holdsForGroup(const Leaf &L, IRBuilder<> &B) {
+    if (UV.isUniform(L.Cond)) {
+      Value *C = uniformAtEntry(L.Cond, B);
+      if (!C)
+        return nullptr;
+      C = B.CreateFreeze(C);
+      return L.Want ? C : B.CreateNot(C);
+    }
+    auto *Cmp = cast<ICmpInst>(L.Cond);
+    const bool Left = !UV.isUniform(Cmp->getOperand(0));
+    Value *Moving = Cmp->getOperand(Left ? 0 : 1);
+    Value *Bound = uniformAtEntry(Cmp->getOperand(Left ? 1 : 0), B);
+    if (!Bound)
+      return nullptr;
+    Bound = B.CreateFreeze(Bound);
+    CallInst *Id = idInOrder(Moving, Cmp->isSigned());
+    auto [First, Last] = idEnds(*Id, B);
+    Value *Holds = B.getTrue();
+    for (Value *End : {First, Last}) {
+      Value *InRange = B.getTrue();
+      Value *At = atEnd(Moving, Id, End, B, InRange);
+      if (!At)
+        return nullptr;
+      Value *Cond = B.CreateICmp(Cmp->getPredicate(), Left ? At : Bound, Left ? Bound : At);
+      Holds =
+          B.CreateLogicalAnd(Holds, B.CreateLogicalAnd(InRange, L.Want ? Cond : B.CreateNot(Cond)));
+    }
+    return Holds;
+  }
+
+  bool version() {
+    LLVMContext &C = F.getContext();
+    BasicBlock *OldEntry = &F.getEntryBlock();
+    BasicBlock *Entry = BasicBlock::Create(C, "group.checks", &F, OldEntry);
+    IRBuilder<> B(Entry);
+    Value *Holds = B.getTrue();
+    for (const Guard &G : Guards) {
+      SmallVector<Leaf, 4> Leaves;
+      addLeaves(G.Branch->getCondition(), G.Want, Leaves);
+      for (const Leaf &L : Leaves) {
+        Value *H = holdsForGroup(L, B);
+        if (!H) {
+          // Only the new entry's own values use its values, each after it.
+          while (!Entry->empty())
+            Entry->back().eraseFromParent();
+          Entry->eraseFromParent();
+          return false;
+        }
+        Holds = B.CreateLogicalAnd(Holds, H);
+      }
+    }
+    // The allocas stay one set, in the entry, for both copies.
+    for (Instruction &I : make_early_inc_range(*OldEntry))
+      if (isa<AllocaInst>(I))
+        I.moveBefore(*Entry, Entry->getFirstInsertionPt());
+    // The copy: every block but the new entry, its checks folded.
+    ValueToValueMapTy VMap;
+    SmallVector<BasicBlock *, 32> Blocks;
+    for (BasicBlock &BB : F)
+      if (&BB != Entry)
+        Blocks.push_back(&BB);
+    SmallVector<BasicBlock *, 32> Copies;
+    for (BasicBlock *BB : Blocks) {
+      BasicBlock *Copy = CloneBasicBlock(BB, VMap, ".group", &F);
+      VMap[BB] = Copy;
+      Copies.push_back(Copy);
+    }
+    remapInstructionsInBlocks(Copies, VMap);
+    B.CreateCondBr(Holds, cast<BasicBlock>(VMap[OldEntry]), OldEntry);
+    for (const Guard &G : Guards) {
+      auto *Copy = cast<BranchInst>(VMap[G.Branch]);
+      Copy->setCondition(ConstantInt::getBool(C, G.Want));
+      ConstantFoldTerminator(Copy->getParent(), /*DeleteDeadConditions=*/true);
+    }
+    removeUnreachableBlocks(F);
+    return true;
+  }
+
+  Function &F;
+  const UniformValues &UV;
+  DominatorTree DT;
+  PostDominatorTree PDT;
+  LoopInfo LI;
+  SmallVector<Guard, 4> Guards;
+  DenseMap<Value *, Value *> AtEntry;
+};
+
 /// How many operations deep a value crossing a barrier may be to be
 /// recomputed after it rather than kept in the frame.
 constexpr unsigned MaxRecomputeDepth = 6;
@@ -685,7 +1066,17 @@ bool BarrierStatePass::transform(Function &F) {
       return true;
     }
   }
-  UniformValues UV(F);
+  // A barrier-free function whose column loop sits behind bounds checks
+  // gets a copy for the groups where they pass (GroupCheckVersioner), and
+  // is analyzed again.
+  UniformValues Unversioned(F);
+  std::optional<UniformValues> Versioned;
+  if (Barriers.empty() && GroupCheckVersioner(F, Unversioned).run()) {
+    for (Instruction &I : instructions(F))
+      I.setMetadata(UniformMD, nullptr);
+    Versioned.emplace(F);
+  }
+  UniformValues &UV = Versioned ? *Versioned : Unversioned;
   if (Barriers.empty()) {
     // A loop whose iterations are better run across the work-items gets a
     // barrier of its own, and the function becomes one with barriers.

@@ -707,4 +707,138 @@ TEST(BarrierTest, BarrierFreeLoopsOverColumnsComputeTheSame) {
     }
 }
 
+// Loops over columns behind bounds checks, as GPU code writes them: the
+// groups whose checks pass in every work-item run a copy whose loop runs
+// across the work-items (a barrier of BarrierStatePass's), the others the
+// kernel as written. Ranges rounded up past the data, global offsets, edge
+// groups and groups of one; the generic function and one compiled for the
+// local size. A bound read from memory is no check the copy can compute
+// for the group: that kernel keeps its loop.
+TEST(BarrierTest, GuardedLoopsOverColumnsComputeTheSame) {
+  Program P;
+  ASSERT_TRUE(P.build(R"(
+    kernel void guarded(global const int *A, global const int *B, global int *C, int rows, int n,
+                        int cols) {
+      int col = get_global_id(0), row = get_global_id(1);
+      if (row < rows && col < cols) {
+        int acc = 0;
+        for (int k = 0; k < n; ++k)
+          acc += A[row * n + k] * B[k * cols + col];
+        C[row * cols + col] = acc;
+      }
+    }
+    kernel void early(global const int *In, global int *Out, uint cols, int rows) {
+      size_t col = get_global_id(0) - get_global_offset(0);
+      if (get_work_dim() != 1 || get_global_id(0) >= cols + get_global_offset(0))
+        return;
+      int sum = 0;
+      for (int r = 0; r < rows; ++r)
+        sum += In[r * cols + col];
+      Out[col] = sum;
+    }
+    kernel void shifted(global const int *In, global int *Out, int cols, int rows) {
+      int col = (int)get_local_id(0) + (int)(get_group_id(0) * get_local_size(0));
+      if (!(col * 2 + 1 >= cols * 2 - 1)) {
+        int sum = 0;
+        for (int r = 0; r < rows; ++r)
+          sum += In[r * cols + col];
+        Out[col] = sum;
+      }
+    }
+    kernel void fromMemory(global const int *In, global int *Out, global const int *Limit,
+                           int rows) {
+      size_t col = get_global_id(0);
+      if (col < Limit[0]) {
+        int sum = 0;
+        for (int r = 0; r < rows; ++r)
+          sum += In[r * Limit[1] + col];
+        Out[col] = sum;
+      }
+    })"));
+  for (const char *Name : {"guarded", "early", "shifted"})
+    EXPECT_GT(P.kernel(Name)->PrivateFrameSize, 0u) << Name; // the copy's barrier
+  EXPECT_EQ(P.kernel("fromMemory")->PrivateFrameSize, 0u);
+
+  // Room past the data on every side a wrong copy would touch, where a
+  // work-item that fails its check would read and write.
+  const int Rows = 21, N = 19, Cols = 40, Room = 64 * 64;
+  Buffer<int> A(Room), B(Room);
+  for (int I = 0; I < Room; ++I) {
+    A[I] = I * 7 % 13 - 6;
+    B[I] = I * 5 % 11 - 5;
+  }
+  struct Shape {
+    size_t Lx, Ly, Gx, Gy, Ox, Oy;
+  };
+  for (const Shape &S : std::initializer_list<Shape>{{16, 4, 48, 24, 0, 0},
+                                                     {8, 3, 40, 21, 0, 0},
+                                                     {8, 8, 48, 24, 0, 0},
+                                                     {5, 7, 43, 22, 0, 0},
+                                                     {1, 1, 40, 21, 0, 0},
+                                                     {16, 2, 64, 22, 0, 0}}) {
+    for (bool Specialized : {false, true}) {
+      if (Specialized && (S.Gx % S.Lx != 0 || S.Gy % S.Ly != 0))
+        continue;
+      Buffer<int> C(Room, -1);
+      NDRange R;
+      R.Dims = 2;
+      R.Global = {S.Gx, S.Gy, 1};
+      R.Local = {S.Lx, S.Ly, 1};
+      const std::vector<Arg> Args = {Arg::pointer(A.data()), Arg::pointer(B.data()),
+                                     Arg::pointer(C.data()), Arg::value(Rows),
+                                     Arg::value(N),          Arg::value(Cols)};
+      ASSERT_TRUE(Specialized ? P.runSpecialized("guarded", R, Args) : P.run("guarded", R, Args));
+      for (int Row = 0; Row < Rows; ++Row)
+        for (int Col = 0; Col < Cols; ++Col) {
+          int Want = 0;
+          for (int K = 0; K < N; ++K)
+            Want += A[Row * N + K] * B[K * Cols + Col];
+          ASSERT_EQ(C[Row * Cols + Col], Want)
+              << S.Lx << " x " << S.Ly << " over " << S.Gx << " x " << S.Gy << " specialized "
+              << Specialized << " at " << Row << ", " << Col;
+        }
+      for (int I = Rows * Cols; I < Room; ++I)
+        ASSERT_EQ(C[I], -1) << S.Lx << " x " << S.Ly << " wrote past the product at " << I;
+    }
+  }
+
+  // Column sums of the first Cols columns (of Cols), with the ids offset
+  // and the range past the columns.
+  auto columnSums = [&](int Cols1, int RowsIn) {
+    std::vector<int> Want(Cols1, 0);
+    for (int C1 = 0; C1 < Cols1; ++C1)
+      for (int R1 = 0; R1 < RowsIn; ++R1)
+        Want[C1] += A[R1 * Cols1 + C1];
+    return Want;
+  };
+  for (size_t Local : {1, 3, 16, 33})
+    for (size_t Offset : {size_t(0), size_t(5), size_t(1) << 33}) {
+      const int Cols1 = 20, RowsIn = 6;
+      const size_t Global = (Cols1 + Local - 1) / Local * Local + Local;
+      Buffer<int> Out(Global, -1);
+      NDRange R = range1(Global, Local);
+      R.Offset[0] = Offset;
+      ASSERT_TRUE(P.run("early", R,
+                        {Arg::pointer(A.data()), Arg::pointer(Out.data()),
+                         Arg::value(uint32_t(Cols1)), Arg::value(RowsIn)}));
+      const std::vector<int> Want = columnSums(Cols1, RowsIn);
+      for (int C1 = 0; C1 < int(Global); ++C1)
+        ASSERT_EQ(Out[C1], C1 < Cols1 ? Want[C1] : -1)
+            << "early, local " << Local << " offset " << Offset << " column " << C1;
+    }
+  for (size_t Local : {1, 4, 16})
+    for (int Cols1 : {1, 17, 32}) {
+      const int RowsIn = 5;
+      const size_t Global = 48;
+      Buffer<int> Out(Global, -1);
+      ASSERT_TRUE(P.run("shifted", range1(Global, Local),
+                        {Arg::pointer(A.data()), Arg::pointer(Out.data()), Arg::value(Cols1),
+                         Arg::value(RowsIn)}));
+      const std::vector<int> Want = columnSums(Cols1, RowsIn);
+      for (int C1 = 0; C1 < int(Global); ++C1)
+        ASSERT_EQ(Out[C1], C1 < Cols1 - 1 ? Want[C1] : -1)
+            << "shifted, local " << Local << " cols " << Cols1 << " column " << C1;
+    }
+}
+
 } // namespace weft::compiler::test

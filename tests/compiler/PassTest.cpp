@@ -487,6 +487,93 @@ TEST(PassTest, BarrierFreeLoopsWhoseAccessesStepAcrossWorkItemsGetABarrier) {
             StringRef::npos);
 }
 
+// A loop that reads a column behind a bounds check: the function gets a
+// copy for the groups whose check passes in every work-item, computed at a
+// new entry from the group's first and last global id (group id times the
+// enqueued size, plus the offset; plus the local size less one), and the
+// copy's loop gets the barrier. A bound loaded from memory, or an equality,
+// is no check the group's ends decide: those functions are left.
+TEST(PassTest, GuardedColumnLoopsGetACopyForGroupsWhoseChecksPass) {
+  auto kernel = [](const std::string &Name, const std::string &Bound, const std::string &Pred) {
+    return "define i32 @" + Name +
+           "(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %n, i32 %cols, ptr %ctx, i64 %lx, "
+           "i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) \"weft-kernel\"=\"k\" {\n"
+           "entry:\n"
+           "  %lim = load i32, ptr addrspace(1) %out\n"
+           "  %g = call i64 @_Z13get_global_idj(i32 0)\n"
+           "  %col = trunc i64 %g to i32\n"
+           "  %in.range = icmp " +
+           Pred + " i32 %col, " + Bound +
+           "\n"
+           "  br i1 %in.range, label %head, label %done\n"
+           "head:\n"
+           "  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]\n"
+           "  %acc = phi float [ 0.0, %entry ], [ %s, %body ]\n"
+           "  %more = icmp slt i32 %k, %n\n"
+           "  br i1 %more, label %body, label %store\n"
+           "body:\n"
+           "  %kc = mul nsw i32 %k, %cols\n"
+           "  %i = add nsw i32 %kc, %col\n"
+           "  %i64 = sext i32 %i to i64\n"
+           "  %p = getelementptr inbounds float, ptr addrspace(1) %in, i64 %i64\n"
+           "  %v = load float, ptr addrspace(1) %p\n"
+           "  %s = fadd float %acc, %v\n"
+           "  %k.next = add nsw i32 %k, 1\n"
+           "  br label %head\n"
+           "store:\n"
+           "  %o = getelementptr inbounds float, ptr addrspace(1) %out, i64 %g\n"
+           "  store float %acc, ptr addrspace(1) %o\n"
+           "  br label %done\n"
+           "done:\n"
+           "  ret i32 -1\n"
+           "}\n";
+  };
+  LLVMContext C;
+  const std::string Text = "target datalayout = \"e-m:e-i64:64-n8:16:32:64-S128\"\n"
+                           "declare i64 @_Z13get_global_idj(i32)\n" +
+                           kernel("__weft_wi_guarded", "%cols", "slt") +
+                           kernel("__weft_wi_from_memory", "%lim", "slt") +
+                           kernel("__weft_wi_equality", "%cols", "ne");
+  auto M = parse(C, Text.c_str());
+  ASSERT_TRUE(M);
+  for (const char *Name : {"__weft_wi_guarded", "__weft_wi_from_memory", "__weft_wi_equality"}) {
+    Function &F = *M->getFunction(Name);
+    ASSERT_TRUE(BarrierStatePass::transform(F)) << Name;
+    EXPECT_FALSE(verifyModule(*M, &errs())) << Name;
+  }
+  Function &F = *M->getFunction("__weft_wi_guarded");
+  EXPECT_EQ(wi::sizeAttr(F, wi::BarrierCountAttr), 1u);
+  const BasicBlock *Checks = nullptr;
+  for (const BasicBlock &BB : F)
+    if (BB.getName() == "group.checks")
+      Checks = &BB;
+  ASSERT_NE(Checks, nullptr);
+  std::set<std::string> Queries;
+  for (const Instruction &I : *Checks)
+    if (const auto *Call = dyn_cast<CallInst>(&I))
+      Queries.insert(Call->getCalledFunction()->getName().str());
+  EXPECT_EQ(Queries, (std::set<std::string>{"_Z12get_group_idj", "_Z23get_enqueued_local_sizej",
+                                            "_Z17get_global_offsetj", "_Z14get_local_sizej"}));
+  const auto *Branch = dyn_cast<BranchInst>(Checks->getTerminator());
+  ASSERT_TRUE(Branch && Branch->isConditional());
+  // The copy and the kernel as written each load the column.
+  EXPECT_EQ(numMatching(F,
+                        [](Instruction &I) {
+                          return isa<LoadInst>(I) && I.getType()->isFloatTy() &&
+                                 cast<LoadInst>(I).getPointerAddressSpace() == 1;
+                        }),
+            2u);
+  for (const char *Name : {"__weft_wi_from_memory", "__weft_wi_equality"}) {
+    Function &Left = *M->getFunction(Name);
+    EXPECT_EQ(wi::sizeAttr(Left, wi::BarrierCountAttr), 0u) << Name;
+    EXPECT_EQ(
+        numMatching(Left,
+                    [](Instruction &I) { return isa<LoadInst>(I) && I.getType()->isFloatTy(); }),
+        1u)
+        << Name;
+  }
+}
+
 TEST(PassTest, BarrierFreeFunctionUntouched) {
   LLVMContext C;
   auto M = parse(C, R"(
