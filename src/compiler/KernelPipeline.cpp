@@ -34,9 +34,10 @@
 //     trap; after inlining, so it sees every division, before O3, so the
 //     guards are vectorized with the division.
 //  8. WorkGroupLoopPass + AlwaysInliner + GlobalDCE: the work-group loop
-//     nest with the work-item function inlined into its x loop, which O3's
-//     full unroller may not take (ReleaseWorkItemLoopsPass, first at the
-//     vectorizer's start, lets the later unroller have it).
+//     nest with the work-item function inlined into its x loop (which a
+//     launch compiled for a local size with rows holds from O3's full
+//     unroller until ReleaseWorkItemLoopsPass, first at the vectorizer's
+//     start).
 //  9. Reject leftover calls to OpenCL builtins we lack; the host functions
 //     still called lose OpenCL's convergent mark; verify the module.
 //     ImageDescriptorPass marks the loads of image descriptors invariant,

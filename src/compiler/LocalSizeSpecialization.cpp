@@ -3,6 +3,7 @@
 #include "compiler/LocalSizeSpecialization.h"
 
 #include "compiler/WorkGroupContextLayout.h"
+#include "compiler/WorkGroupLoopPass.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
@@ -80,6 +81,14 @@ unsigned specializeLocalSize(Function &WG, const std::array<uint64_t, 3> &Size) 
       L->eraseFromParent();
       ++Replaced;
     }
+  // With rows around it, an x loop of a few iterations would be unrolled
+  // whole before the vectorizer, which then took the row loop around the
+  // copies, gathering what was consecutive across the work-items (a naive
+  // matrix product in groups of 16 x 16, compiled for its size, ran 20
+  // times slower). A group of one row keeps LLVM's choices (peeling a
+  // tree step's x loop, unrolling a short one for the SLP vectorizer).
+  if (Size[1] > 1 || Size[2] > 1)
+    WorkGroupLoopPass::holdWorkItemLoops(WG);
   return Replaced;
 }
 

@@ -7,7 +7,10 @@
 // LocalSize and EnqueuedLocalSize fields become the launch's values: the
 // work-item loops get constant trip counts, an x loop as wide as a vector
 // disappears into straight-line vector code, the frame offsets fold, and
-// the run-time overlap checks between frame columns fold with them.
+// the run-time overlap checks between frame columns fold with them. In a
+// group with rows the x loops are held from O3's full unroller until the
+// vectorizer's start (WorkGroupLoopPass::holdWorkItemLoops), so that the
+// vectorizer takes them and not the row loop.
 //
 //   before: %ls0 = load i64, ptr %ls0.addr, !range !1   ; Ctx->LocalSize[0]
 //           %more = icmp ult i64 %x.next, %ls0

@@ -81,13 +81,8 @@ void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
   // would lay the rows one after another, as many as the CPU's unrolling
   // preferences say (four on Zen 3 tuning, none on Sapphire Rapids), and
   // leave the pass nothing of its form to take.
-  // An x loop is held from the unroller until the vectorizer's turn
-  // (ReleaseWorkItemLoopsPass): O3's full unroller, which comes first,
-  // would lay a group's few work-items one after another once their body
-  // is cheap (a constant local size and compiled-in arguments make it so),
-  // and the vectorizer then took the row loop around them, gathering what
-  // was consecutive across the work-items.
-  Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
+  if (StringRef(Marker) == wi::WorkItemRowsMD)
+    Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
   TempMDTuple Self = MDNode::getTemporary(C, None);
   Ops[0] = Self.get();
   MDNode *Id = MDNode::get(C, Ops);
@@ -292,6 +287,24 @@ LoadInst *WorkGroupLoopPass::argumentValue(Function &WG, unsigned Index) {
         return Value;
   }
   return nullptr;
+}
+
+void WorkGroupLoopPass::holdWorkItemLoops(Function &WG) {
+  LLVMContext &C = WG.getContext();
+  for (BasicBlock &BB : WG) {
+    Instruction *Latch = BB.getTerminator();
+    MDNode *Id = Latch ? Latch->getMetadata(LLVMContext::MD_loop) : nullptr;
+    if (!Id || !findOptionMDForLoopID(Id, wi::WorkItemLoopMD) ||
+        findOptionMDForLoopID(Id, "llvm.loop.unroll.disable"))
+      continue;
+    SmallVector<Metadata *, 4> Ops = {nullptr};
+    for (const MDOperand &Op : drop_begin(Id->operands()))
+      Ops.push_back(Op.get());
+    Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
+    MDNode *Held = MDNode::getDistinct(C, Ops);
+    Held->replaceOperandWith(0, Held);
+    Latch->setMetadata(LLVMContext::MD_loop, Held);
+  }
 }
 
 PreservedAnalyses ReleaseWorkItemLoopsPass::run(Function &F, FunctionAnalysisManager &FAM) {

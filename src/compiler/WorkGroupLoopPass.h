@@ -21,13 +21,19 @@ public:
   /// (ImageDescriptorPass, specializeStreamingStores, ArgumentSpecialization).
   /// A pointer for a memory object, the value itself for a by-value scalar.
   static llvm::LoadInst *argumentValue(llvm::Function &WG, unsigned Index);
+
+  /// Holds the x loops of WG (wi::WorkItemLoopMD) from the unroller with
+  /// llvm.loop.unroll.disable, until ReleaseWorkItemLoopsPass lifts it at
+  /// the vectorizer's start: for a group with rows, whose x loop a constant
+  /// local size makes one of a few iterations (specializeLocalSize).
+  static void holdWorkItemLoops(llvm::Function &WG);
 };
 
-/// Lifts the hold WorkGroupLoopPass puts on its x loops (wi::WorkItemLoopMD,
-/// with llvm.loop.unroll.disable) so that the unroller after the
-/// vectorizers may take them: run at the vectorizer's start. Until then
-/// O3's full unroller leaves them whole, for the loop vectorizer to take
-/// across the work-items.
+/// Lifts the hold of WorkGroupLoopPass::holdWorkItemLoops (an x loop with
+/// llvm.loop.unroll.disable) so that the unroller after the vectorizers
+/// may take the x loops: run at the vectorizer's start. Until then O3's
+/// full unroller leaves them whole, for the loop vectorizer to take across
+/// the work-items.
 class ReleaseWorkItemLoopsPass : public llvm::PassInfoMixin<ReleaseWorkItemLoopsPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);

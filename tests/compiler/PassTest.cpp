@@ -19,6 +19,7 @@
 #include "compiler/VectorFremPass.h"
 #include "compiler/VectorTypeScalarizerPass.h"
 #include "compiler/WorkGroupContextLayout.h"
+#include "compiler/WorkGroupLoopPass.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <gtest/gtest.h>
@@ -1821,6 +1822,80 @@ entry:
   EXPECT_NE(OS.str().find("%any = load i64"), std::string::npos) << OS.str();
   EXPECT_NE(OS.str().find("%ls0.other = load i64"), std::string::npos) << OS.str();
   static_assert(ctx::LocalSize == 32 && ctx::EnqueuedLocalSize == 56, "offsets of the IR above");
+}
+
+// A constant local size with rows holds the x loop from O3's full
+// unroller (llvm.loop.unroll.disable beside weft.work-item-loop), and
+// ReleaseWorkItemLoopsPass, at the vectorizer's start, lifts the hold again;
+// a group of one row is not held.
+TEST(PassTest, XLoopsOfGroupsWithRowsAreHeldUntilTheVectorizer) {
+  const char *Text = R"(
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+define void @__weft_wg_k(ptr %args, ptr %ctx, ptr addrspace(1) %out) {
+entry:
+  %ls0.addr = getelementptr inbounds i8, ptr %ctx, i64 32
+  %ls0 = load i64, ptr %ls0.addr, !range !0
+  %ls1.addr = getelementptr inbounds i8, ptr %ctx, i64 40
+  %ls1 = load i64, ptr %ls1.addr, !range !0
+  br label %y.loop
+y.loop:
+  %y = phi i64 [ 0, %entry ], [ %y.next, %x.exit ]
+  br label %x.loop
+x.loop:
+  %x = phi i64 [ 0, %y.loop ], [ %x.next, %x.loop ]
+  %i = add i64 %x, %y
+  %p = getelementptr inbounds float, ptr addrspace(1) %out, i64 %i
+  store float 1.0, ptr addrspace(1) %p
+  %x.next = add nuw nsw i64 %x, 1
+  %x.more = icmp ult i64 %x.next, %ls0
+  br i1 %x.more, label %x.loop, label %x.exit, !llvm.loop !1
+x.exit:
+  %y.next = add nuw nsw i64 %y, 1
+  %y.more = icmp ult i64 %y.next, %ls1
+  br i1 %y.more, label %y.loop, label %done, !llvm.loop !3
+done:
+  ret void
+}
+!0 = !{i64 1, i64 4097}
+!1 = distinct !{!1, !2}
+!2 = !{!"weft.work-item-loop"}
+!3 = distinct !{!3, !4, !5}
+!4 = !{!"weft.work-item-rows"}
+!5 = !{!"llvm.loop.unroll.disable"}
+)";
+  auto held = [](Function &F) {
+    for (BasicBlock &BB : F)
+      if (BB.getName() == "x.loop") {
+        MDNode *Id = BB.getTerminator()->getMetadata(LLVMContext::MD_loop);
+        EXPECT_TRUE(findOptionMDForLoopID(Id, wi::WorkItemLoopMD));
+        return findOptionMDForLoopID(Id, "llvm.loop.unroll.disable") != nullptr;
+      }
+    ADD_FAILURE() << "no x loop";
+    return false;
+  };
+  {
+    LLVMContext C;
+    auto M = parse(C, Text);
+    ASSERT_TRUE(M);
+    Function &F = *M->getFunction("__weft_wg_k");
+    specializeLocalSize(F, {16, 16, 1});
+    EXPECT_FALSE(verifyModule(*M, &errs()));
+    EXPECT_TRUE(held(F));
+    FunctionAnalysisManager FAM;
+    PassBuilder PB;
+    PB.registerFunctionAnalyses(FAM);
+    ReleaseWorkItemLoopsPass().run(F, FAM);
+    EXPECT_FALSE(verifyModule(*M, &errs()));
+    EXPECT_FALSE(held(F));
+  }
+  {
+    LLVMContext C;
+    auto M = parse(C, Text);
+    ASSERT_TRUE(M);
+    Function &F = *M->getFunction("__weft_wg_k");
+    specializeLocalSize(F, {256, 1, 1});
+    EXPECT_FALSE(held(F));
+  }
 }
 
 /// Lane Lane of V, followed through shufflevectors: the value it comes from
