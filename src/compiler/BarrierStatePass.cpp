@@ -410,8 +410,9 @@ bool willUnrollWhole(const Loop &L, ScalarEvolution &SE) {
 /// loop; in one without, only a loop that Wanted picks
 /// (acrossWorkItemsIsConsecutive). A loop of constant trip count that O3
 /// unrolls whole is left to the unroller (willUnrollWhole); one too long
-/// for that, the same as one whose count is known only at run time, is
-/// taken. MakeBarrier makes the barrier call to insert. Returns how many.
+/// for that is taken where its accesses read columns, in either kind of
+/// function. MakeBarrier makes the barrier call to insert. Returns how
+/// many.
 unsigned addLoopBarriers(Function &F, const UniformValues &UV,
                          function_ref<bool(const Loop &)> Wanted,
                          function_ref<Instruction *()> MakeBarrier) {
@@ -423,7 +424,11 @@ unsigned addLoopBarriers(Function &F, const UniformValues &UV,
   ScalarEvolution SE(F, TLI, AC, DT, LI);
   SmallVector<BasicBlock *, 4> Headers;
   for (Loop *L : LI.getLoopsInPreorder()) {
-    if (!L->isInnermost() || !UV.isUniformBlock(L->getHeader()) || willUnrollWhole(*L, SE))
+    // A constant count too long to unroll is taken where the accesses
+    // read columns, even in a function with barriers.
+    const bool Constant = SE.getSmallConstantTripCount(L) != 0;
+    if (!L->isInnermost() || !UV.isUniformBlock(L->getHeader()) ||
+        (Constant && (willUnrollWhole(*L, SE) || !acrossWorkItemsIsConsecutive(*L, UV))))
       continue;
     SmallVector<BasicBlock *, 4> Exiting;
     L->getExitingBlocks(Exiting);

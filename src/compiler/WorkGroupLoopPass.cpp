@@ -289,45 +289,49 @@ LoadInst *WorkGroupLoopPass::argumentValue(Function &WG, unsigned Index) {
   return nullptr;
 }
 
-void WorkGroupLoopPass::holdWorkItemLoops(Function &WG) {
-  LLVMContext &C = WG.getContext();
-  for (BasicBlock &BB : WG) {
-    Instruction *Latch = BB.getTerminator();
-    MDNode *Id = Latch ? Latch->getMetadata(LLVMContext::MD_loop) : nullptr;
-    if (!Id || !findOptionMDForLoopID(Id, wi::WorkItemLoopMD) ||
-        findOptionMDForLoopID(Id, "llvm.loop.unroll.disable"))
-      continue;
-    SmallVector<Metadata *, 4> Ops = {nullptr};
-    for (const MDOperand &Op : drop_begin(Id->operands()))
+namespace {
+
+/// Loop ID Id of an x loop with llvm.loop.unroll.disable added (Hold) or
+/// taken out (its other options kept), or null if it is not an x loop or
+/// already so.
+MDNode *withUnrollHold(MDNode *Id, bool Hold) {
+  constexpr const char *Disable = "llvm.loop.unroll.disable";
+  if (!Id || !findOptionMDForLoopID(Id, wi::WorkItemLoopMD) ||
+      (findOptionMDForLoopID(Id, Disable) != nullptr) == Hold)
+    return nullptr;
+  LLVMContext &C = Id->getContext();
+  SmallVector<Metadata *, 4> Ops = {nullptr};
+  for (const MDOperand &Op : drop_begin(Id->operands())) {
+    const auto *Option = dyn_cast<MDNode>(Op.get());
+    const auto *Name =
+        Option && Option->getNumOperands() ? dyn_cast<MDString>(Option->getOperand(0)) : nullptr;
+    if (!Name || Name->getString() != Disable)
       Ops.push_back(Op.get());
-    Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
-    MDNode *Held = MDNode::getDistinct(C, Ops);
-    Held->replaceOperandWith(0, Held);
-    Latch->setMetadata(LLVMContext::MD_loop, Held);
   }
+  if (Hold)
+    Ops.push_back(MDNode::get(C, MDString::get(C, Disable)));
+  MDNode *New = MDNode::getDistinct(C, Ops);
+  New->replaceOperandWith(0, New);
+  return New;
+}
+
+} // namespace
+
+void WorkGroupLoopPass::holdWorkItemLoops(Function &WG) {
+  for (BasicBlock &BB : WG)
+    if (Instruction *Latch = BB.getTerminator())
+      if (MDNode *Held = withUnrollHold(Latch->getMetadata(LLVMContext::MD_loop), true))
+        Latch->setMetadata(LLVMContext::MD_loop, Held);
 }
 
 PreservedAnalyses ReleaseWorkItemLoopsPass::run(Function &F, FunctionAnalysisManager &FAM) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   bool Changed = false;
-  for (Loop *L : LI.getLoopsInPreorder()) {
-    MDNode *Id = L->getLoopID();
-    if (!Id || !findOptionMDForLoopID(Id, wi::WorkItemLoopMD) ||
-        !findOptionMDForLoopID(Id, "llvm.loop.unroll.disable"))
-      continue;
-    SmallVector<Metadata *, 4> Ops = {nullptr};
-    for (const MDOperand &Op : drop_begin(Id->operands())) {
-      const auto *Option = dyn_cast<MDNode>(Op.get());
-      const auto *Name =
-          Option && Option->getNumOperands() ? dyn_cast<MDString>(Option->getOperand(0)) : nullptr;
-      if (!Name || Name->getString() != "llvm.loop.unroll.disable")
-        Ops.push_back(Op.get());
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (MDNode *Released = withUnrollHold(L->getLoopID(), false)) {
+      L->setLoopID(Released);
+      Changed = true;
     }
-    MDNode *Released = MDNode::getDistinct(F.getContext(), Ops);
-    Released->replaceOperandWith(0, Released);
-    L->setLoopID(Released);
-    Changed = true;
-  }
   if (!Changed)
     return PreservedAnalyses::all();
   PreservedAnalyses PA = PreservedAnalyses::none();
