@@ -396,6 +396,30 @@ bool willUnrollWhole(const Loop &L, ScalarEvolution &SE) {
   return Trips * Size <= MaxWholeUnrollInstructions;
 }
 
+/// Whether L is a loop addLoopBarriers runs across the work-items, where
+/// every work-item runs its header and the blocks it exits from (which the
+/// callers ask): innermost; of a count known only at run time, or of a
+/// constant one too long to unroll whole where its accesses read columns
+/// (even in a function with barriers); left only on conditions the same in
+/// every work-item; without a barrier of its own; and one Wanted picks.
+bool columnShaped(const Loop &L, ScalarEvolution &SE, const UniformValues &UV,
+                  function_ref<bool(const Loop &)> Wanted) {
+  const bool Constant = SE.getSmallConstantTripCount(&L) != 0;
+  if (!L.isInnermost() ||
+      (Constant && (willUnrollWhole(L, SE) || !acrossWorkItemsIsConsecutive(L, UV))))
+    return false;
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  const bool UniformExits = all_of(Exiting, [&](BasicBlock *E) {
+    const auto *Br = dyn_cast<BranchInst>(E->getTerminator());
+    return Br && Br->isConditional() && UV.isUniform(Br->getCondition());
+  });
+  const bool HasBarrier = any_of(L.blocks(), [](const BasicBlock *BB) {
+    return any_of(*BB, [](const Instruction &I) { return isBarrierCall(I); });
+  });
+  return !Exiting.empty() && UniformExits && !HasBarrier && Wanted(L);
+}
+
 /// Puts a barrier at the top of the header of every innermost loop that all
 /// the work-items of a group run the same number of times, a number known
 /// only at run time (`for (i = 0; i < n; ++i)`, n an argument): its header
@@ -424,22 +448,11 @@ unsigned addLoopBarriers(Function &F, const UniformValues &UV,
   ScalarEvolution SE(F, TLI, AC, DT, LI);
   SmallVector<BasicBlock *, 4> Headers;
   for (Loop *L : LI.getLoopsInPreorder()) {
-    // A constant count too long to unroll is taken where the accesses
-    // read columns, even in a function with barriers.
-    const bool Constant = SE.getSmallConstantTripCount(L) != 0;
-    if (!L->isInnermost() || !UV.isUniformBlock(L->getHeader()) ||
-        (Constant && (willUnrollWhole(*L, SE) || !acrossWorkItemsIsConsecutive(*L, UV))))
+    if (!UV.isUniformBlock(L->getHeader()) || !columnShaped(*L, SE, UV, Wanted))
       continue;
     SmallVector<BasicBlock *, 4> Exiting;
     L->getExitingBlocks(Exiting);
-    const bool UniformExits = all_of(Exiting, [&](BasicBlock *E) {
-      const auto *Br = dyn_cast<BranchInst>(E->getTerminator());
-      return Br && Br->isConditional() && UV.isUniformBlock(E) && UV.isUniform(Br->getCondition());
-    });
-    const bool HasBarrier = any_of(L->blocks(), [](BasicBlock *BB) {
-      return any_of(*BB, [](const Instruction &I) { return isBarrierCall(I); });
-    });
-    if (!Exiting.empty() && UniformExits && !HasBarrier && Wanted(*L))
+    if (all_of(Exiting, [&](BasicBlock *E) { return UV.isUniformBlock(E); }))
       Headers.push_back(L->getHeader());
   }
   for (BasicBlock *Header : Headers)
@@ -478,9 +491,9 @@ public:
     TargetLibraryInfo TLI(TLII, &F);
     AssumptionCache AC(F);
     ScalarEvolution SE(F, TLI, AC, DT, LI);
+    auto ReadsColumns = [&](const Loop &L) { return acrossWorkItemsIsConsecutive(L, UV); };
     for (Loop *L : LI.getLoopsInPreorder()) {
-      if (!L->isInnermost() || UV.isUniformBlock(L->getHeader()) || willUnrollWhole(*L, SE) ||
-          !exitsAreUniform(*L) || !acrossWorkItemsIsConsecutive(*L, UV))
+      if (UV.isUniformBlock(L->getHeader()) || !columnShaped(*L, SE, UV, ReadsColumns))
         continue;
       SmallVector<Guard, 4> Found;
       if (guardsOf(L->getHeader(), Found))
@@ -494,26 +507,19 @@ public:
   }
 
 private:
-  /// A branch that only some work-items of a group may take one way,
-  /// between the entry and a loop, and the way toward the loop.
-  struct Guard {
-    BranchInst *Branch;
-    bool Want;
-  };
   /// A comparison whose value the fast copy's condition asks for.
   struct Leaf {
     Value *Cond;
     bool Want;
   };
-
-  bool exitsAreUniform(const Loop &L) const {
-    SmallVector<BasicBlock *, 4> Exiting;
-    L.getExitingBlocks(Exiting);
-    return !Exiting.empty() && all_of(Exiting, [&](BasicBlock *E) {
-      const auto *Br = dyn_cast<BranchInst>(E->getTerminator());
-      return Br && Br->isConditional() && UV.isUniform(Br->getCondition());
-    });
-  }
+  /// A branch that only some work-items of a group may take one way,
+  /// between the entry and a loop, the way toward the loop, and the
+  /// leaves of its condition that give that way.
+  struct Guard {
+    BranchInst *Branch;
+    bool Want;
+    SmallVector<Leaf, 4> Leaves;
+  };
 
   /// Whether To is reached from From before Join.
   static bool reaches(BasicBlock *From, const BasicBlock *To, const BasicBlock *Join) {
@@ -557,7 +563,7 @@ private:
       SmallVector<Leaf, 4> Leaves;
       if (!Br || Toward.size() != 1 || !addLeaves(Br->getCondition(), Toward[0] == 0, Leaves))
         return false;
-      Found.push_back({Br, Toward[0] == 0});
+      Found.push_back({Br, Toward[0] == 0, std::move(Leaves)});
     }
     return true;
   }
@@ -773,9 +779,7 @@ private:
     IRBuilder<> B(Entry);
     Value *Holds = B.getTrue();
     for (const Guard &G : Guards) {
-      SmallVector<Leaf, 4> Leaves;
-      addLeaves(G.Branch->getCondition(), G.Want, Leaves);
-      for (const Leaf &L : Leaves) {
+      for (const Leaf &L : G.Leaves) {
         Value *H = holdsForGroup(L, B);
         if (!H) {
           // Only the new entry's own values use its values, each after it.
