@@ -63,6 +63,7 @@
 #include "compiler/AddressSpace.h"
 #include "compiler/AddressSpaceAA.h"
 #include "compiler/ArgumentSpecialization.h"
+#include "compiler/AtomicLanePass.h"
 #include "compiler/AtomicPass.h"
 #include "compiler/BarrierStatePass.h"
 #include "compiler/BoundsCheckVersioningPass.h"
@@ -392,6 +393,10 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
     FPM.addPass(VectorTypeScalarizerPass());
     if (!std::getenv("WEFT_NO_CHAIN_INTERLEAVE"))
       FPM.addPass(ChainInterleavePass());
+    // Last: atomics in work-item loops are vectorized here, combined per
+    // address (WEFT_NO_ATOMIC_LANES=1 keeps such loops scalar).
+    if (!std::getenv("WEFT_NO_ATOMIC_LANES"))
+      FPM.addPass(AtomicLanePass());
   });
   // After the vectorizers: the gathers and scatters of a float16's
   // components become whole-vector loads and stores and a transposition
