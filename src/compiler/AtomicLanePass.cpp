@@ -61,6 +61,7 @@
 #include "compiler/WorkItemFunction.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -72,6 +73,7 @@
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Vectorize/LoopVectorize.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -296,6 +298,28 @@ Value *identity(AtomicRMWInst::BinOp Op, IntegerType *T) {
   }
 }
 
+/// The active lanes' operands combined into one.
+Value *reduce(IRBuilder<> &B, AtomicRMWInst::BinOp Combine, Value *Lanes) {
+  switch (Combine) {
+  case AtomicRMWInst::And:
+    return B.CreateAndReduce(Lanes);
+  case AtomicRMWInst::Or:
+    return B.CreateOrReduce(Lanes);
+  case AtomicRMWInst::Xor:
+    return B.CreateXorReduce(Lanes);
+  case AtomicRMWInst::Max:
+    return B.CreateIntMaxReduce(Lanes, true);
+  case AtomicRMWInst::Min:
+    return B.CreateIntMinReduce(Lanes, true);
+  case AtomicRMWInst::UMax:
+    return B.CreateIntMaxReduce(Lanes, false);
+  case AtomicRMWInst::UMin:
+    return B.CreateIntMinReduce(Lanes, false);
+  default:
+    return B.CreateAddReduce(Lanes);
+  }
+}
+
 /// The value at the address after an operation with V, from Run.
 Value *apply(IRBuilder<> &B, AtomicRMWInst::BinOp Op, Value *Run, Value *V) {
   switch (Op) {
@@ -362,8 +386,9 @@ void lowerScalar(CallInst &Call) {
   Call.eraseFromParent();
 }
 
-/// Step 3 for a vector call: one atomic per address of its active lanes.
-void lowerVector(CallInst &Call) {
+/// Step 3 for a vector call: one atomic per address of its active lanes;
+/// PtrSlots and TotalSlots hold a vector of its pointers and operands.
+void lowerVector(CallInst &Call, AllocaInst &PtrSlots, AllocaInst &TotalSlots) {
   const Kind K = kindOf(Call);
   auto *VT = cast<FixedVectorType>(Call.getType());
   auto *Elt = cast<IntegerType>(VT->getElementType());
@@ -376,10 +401,23 @@ void lowerVector(CallInst &Call) {
   // The operands combine with the operation itself, a sub's by adding.
   const AtomicRMWInst::BinOp Combine = K.Op == AtomicRMWInst::Sub ? AtomicRMWInst::Add : K.Op;
 
+  IRBuilder<> B(&Call);
+  // One address for every lane (a counter) and no result used: one atomic
+  // with the active lanes' operands reduced.
+  if (Value *Ptr = getSplatValue(Ptrs); Ptr && !Used) {
+    Value *Lanes = B.CreateSelect(On, Vals, B.CreateVectorSplat(N, identity(Combine, Elt)));
+    Value *Operand = reduce(B, Combine, Lanes);
+    Value *Any = B.CreateICmpNE(B.CreateBitCast(On, IntegerType::get(C, N)),
+                                ConstantInt::get(IntegerType::get(C, N), 0));
+    IRBuilder<> T(SplitBlockAndInsertIfThen(Any, &Call, false));
+    T.CreateAtomicRMW(K.Op, Ptr, Operand, A, K.Order, K.Scope);
+    Call.eraseFromParent();
+    return;
+  }
+
   // Each lane against each other, by rotations: lane l meets lane l - r
   // (mod N). Totals: every active lane of the address; Before: those of
   // lower lanes only (no wrap), which also tell who leads its address.
-  IRBuilder<> B(&Call);
   Value *Total = Vals;
   Value *Before = B.CreateVectorSplat(N, identity(Combine, Elt));
   Value *Follows = Constant::getNullValue(On->getType());
@@ -410,23 +448,44 @@ void lowerVector(CallInst &Call) {
   BasicBlock *Done = Head->splitBasicBlock(&Call, "lane.atomic.done");
   BasicBlock *Loop = BasicBlock::Create(C, "lane.atomic", Head->getParent(), Done);
   Head->getTerminator()->eraseFromParent();
+  // The leaders' addresses and operands are read from memory (an extract
+  // of a variable lane would store the whole vector each time, and each
+  // locked instruction wait for those stores), the next leader's before
+  // this one's atomic, which later loads could not pass. The slots have
+  // one more element, which the lowest set bit of no lanes (N) reads.
   B.SetInsertPoint(Head);
+  B.CreateAlignedStore(Ptrs, &PtrSlots, PtrSlots.getAlign());
+  B.CreateAlignedStore(Total, &TotalSlots, TotalSlots.getAlign());
+  auto leader = [&](Value *Bits) {
+    Value *Lane = B.CreateBinaryIntrinsic(Intrinsic::cttz, Bits, B.getFalse());
+    Value *Ptr = B.CreateLoad(
+        Ptrs->getType()->getScalarType(),
+        B.CreateInBoundsGEP(PtrSlots.getAllocatedType(), &PtrSlots, {B.getInt32(0), Lane}));
+    Value *Operand = B.CreateLoad(Elt, B.CreateInBoundsGEP(TotalSlots.getAllocatedType(),
+                                                           &TotalSlots, {B.getInt32(0), Lane}));
+    return std::make_pair(Ptr, Operand);
+  };
+  auto [FirstPtr, FirstOperand] = leader(Leads);
   Value *Zero = ConstantInt::get(Leads->getType(), 0);
   B.CreateCondBr(B.CreateICmpNE(Leads, Zero), Loop, Done);
   B.SetInsertPoint(Loop);
   PHINode *Left = B.CreatePHI(Leads->getType(), 2, "lane.left");
+  PHINode *Ptr = B.CreatePHI(FirstPtr->getType(), 2, "lane.address");
+  PHINode *Operand = B.CreatePHI(Elt, 2, "lane.operand");
   Left->addIncoming(Leads, Head);
+  Ptr->addIncoming(FirstPtr, Head);
+  Operand->addIncoming(FirstOperand, Head);
   PHINode *Acc = nullptr;
   if (Used) {
     Acc = B.CreatePHI(VT, 2, "lane.acc");
     Acc->addIncoming(PoisonValue::get(VT), Head);
   }
-  Value *Lane = B.CreateBinaryIntrinsic(Intrinsic::cttz, Left, B.getTrue());
-  Value *Ptr = B.CreateExtractElement(Ptrs, Lane, "lane.address");
-  Value *Old =
-      B.CreateAtomicRMW(K.Op, Ptr, B.CreateExtractElement(Total, Lane), A, K.Order, K.Scope);
   Value *LeftNext = B.CreateAnd(Left, B.CreateSub(Left, ConstantInt::get(Leads->getType(), 1)));
+  auto [NextPtr, NextOperand] = leader(LeftNext);
+  Value *Old = B.CreateAtomicRMW(K.Op, Ptr, Operand, A, K.Order, K.Scope);
   Left->addIncoming(LeftNext, Loop);
+  Ptr->addIncoming(NextPtr, Loop);
+  Operand->addIncoming(NextOperand, Loop);
   Value *Results = nullptr;
   if (Used) {
     Value *Group = B.CreateAnd(B.CreateICmpEQ(Ptrs, B.CreateVectorSplat(N, Ptr)), On);
@@ -456,11 +515,25 @@ void lowerLaneCalls(Function &F) {
       if (Function *Callee = Call->getCalledFunction();
           Callee && Callee->getName().startswith(CallPrefix))
         Calls.push_back(Call);
+  // One pair of slots per vector and pointer type, in the entry block.
+  std::map<std::pair<Type *, Type *>, std::pair<AllocaInst *, AllocaInst *>> Slots;
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
   for (CallInst *Call : Calls) {
-    if (Call->getType()->isVectorTy())
-      lowerVector(*Call);
-    else
+    auto *VT = dyn_cast<FixedVectorType>(Call->getType());
+    if (!VT) {
       lowerScalar(*Call);
+      continue;
+    }
+    auto *PtrTy = cast<FixedVectorType>(Call->getArgOperand(PointerOp)->getType());
+    auto &[PtrSlots, TotalSlots] = Slots[{VT, PtrTy}];
+    if (!PtrSlots) {
+      const unsigned Count = VT->getNumElements() + 1;
+      PtrSlots = Entry.CreateAlloca(ArrayType::get(PtrTy->getElementType(), Count), nullptr,
+                                    "lane.addresses");
+      TotalSlots =
+          Entry.CreateAlloca(ArrayType::get(VT->getElementType(), Count), nullptr, "lane.operands");
+    }
+    lowerVector(*Call, *PtrSlots, *TotalSlots);
   }
 }
 

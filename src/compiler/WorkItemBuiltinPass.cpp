@@ -55,20 +55,25 @@ class Lowering {
 public:
   Lowering(Function &F, IRBuilder<> &B) : F(F), B(B) {}
 
-  /// Ctx->Field[Dim] with Default for Dim >= 3.
+  /// Ctx->Field[Dim] with Default for Dim >= 3. The geometry fields do not
+  /// change while the work-group function runs (the runtime writes them
+  /// between calls), so their loads are invariant: LICM takes them out of
+  /// an x loop even past a sequentially consistent atomic, which to alias
+  /// analysis writes all memory (AtomicLanePass needs them out, so that
+  /// the loop's stores can be checked at run time).
   Value *field(uint64_t FieldOffset, Value *Dim, uint64_t Default) {
     Value *Ctx = wi::extraArg(F, wi::Ctx);
     if (auto *CD = dyn_cast<ConstantInt>(Dim)) {
       uint64_t D = CD->getZExtValue();
       if (D >= 3)
         return B.getInt64(Default);
-      return load(Ctx, FieldOffset + 8 * D);
+      return invariant(load(Ctx, FieldOffset + 8 * D));
     }
     Value *InRange = B.CreateICmpULT(Dim, ConstantInt::get(Dim->getType(), 3));
     Value *Safe = B.CreateSelect(InRange, B.CreateZExt(Dim, B.getInt64Ty()), B.getInt64(0));
     Value *Addr = B.CreateInBoundsGEP(B.getInt8Ty(), Ctx,
                                       B.CreateAdd(B.getInt64(FieldOffset), B.CreateShl(Safe, 3)));
-    Value *V = B.CreateLoad(B.getInt64Ty(), Addr);
+    Value *V = invariant(B.CreateLoad(B.getInt64Ty(), Addr));
     return B.CreateSelect(InRange, V, B.getInt64(Default));
   }
 
@@ -166,6 +171,12 @@ public:
   }
 
 private:
+  Value *invariant(Value *Load) {
+    cast<LoadInst>(Load)->setMetadata(LLVMContext::MD_invariant_load,
+                                      MDNode::get(Load->getContext(), {}));
+    return Load;
+  }
+
   Value *load(Value *Ctx, uint64_t Offset, Type *Ty = nullptr) {
     return B.CreateLoad(Ty ? Ty : B.getInt64Ty(),
                         B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, Offset));

@@ -13,6 +13,7 @@
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -32,13 +33,13 @@ namespace weft::compiler::test {
 namespace {
 
 /// A work-group function's x loop over 64 work-items: every work-item adds
-/// its id's low bits to one of four counters; those with an odd input take
-/// a slot with atomic_inc and write their input there. Extra goes into the
-/// loop's first block.
+/// its id's low bits to one of four counters and ors them into one flag
+/// word; those with an odd input take a slot with atomic_inc and write
+/// their input there. Extra goes into the loop's first block.
 std::string counters(const std::string &Extra = "") {
   return R"(
 define void @wg(ptr addrspace(1) noalias %in, ptr addrspace(1) %c, ptr addrspace(1) %n,
-                ptr addrspace(1) noalias %out) {
+                ptr addrspace(1) noalias %out, ptr addrspace(1) %f) {
 entry:
   br label %x.loop
 x.loop:
@@ -48,6 +49,7 @@ x.loop:
   %x32 = trunc i64 %x to i32
   %v = and i32 %x32, 7
   %unused = atomicrmw add ptr addrspace(1) %cp, i32 %v monotonic, align 4
+  %flags = atomicrmw or ptr addrspace(1) %f, i32 %v monotonic, align 4
   %ip = getelementptr inbounds i32, ptr addrspace(1) %in, i64 %x
   %i = load i32, ptr addrspace(1) %ip, align 4
   %odd = trunc i32 %i to i1
@@ -122,7 +124,8 @@ template <typename T> unsigned count(Function &F, function_ref<bool(T &)> Pred =
 
 // The counter's atomic is vectorized: its lanes compare addresses with
 // shuffles of each other, and one atomicrmw per address runs in a loop
-// over the lanes that lead; the slot's atomic, behind the if and with its
+// over the lanes that lead; the flag word's, one address for every lane,
+// is one atomicrmw of the lanes' operands reduced; the slot's atomic, behind the if and with its
 // result used, is vectorized too (J's phis became selects, its store is
 // predicated). No lane call is left, and the order of each atomic is kept.
 TEST(AtomicLaneTest, AtomicsInWorkItemLoopsVectorizeAndCombinePerAddress) {
@@ -136,11 +139,16 @@ TEST(AtomicLaneTest, AtomicsInWorkItemLoopsVectorizeAndCombinePerAddress) {
   };
   EXPECT_GE(count<ICmpInst>(F, vectorPtrCompare), 2u);
   EXPECT_GE(count<ShuffleVectorInst>(F), 2u);
-  // Two in the vector loop's combining loops, two in the scalar remainder.
-  EXPECT_EQ(count<AtomicRMWInst>(F), 4u);
+  // Three in the vector loop (the flag word's alone, its lanes' operands
+  // reduced), three in the scalar remainder.
+  EXPECT_EQ(count<AtomicRMWInst>(F), 6u);
   EXPECT_EQ(count<AtomicRMWInst>(
                 F, [](AtomicRMWInst &A) { return A.getOrdering() == AtomicOrdering::Monotonic; }),
-            2u);
+            4u);
+  EXPECT_EQ(
+      count<CallInst>(
+          F, [](CallInst &Call) { return Call.getIntrinsicID() == Intrinsic::vector_reduce_or; }),
+      1u);
   EXPECT_EQ(count<CallInst>(F,
                             [](CallInst &Call) {
                               return Call.getCalledFunction() &&
@@ -165,7 +173,7 @@ TEST(AtomicLaneTest, LoopsWithOtherAtomicsAreLeft) {
       runPass(C, counters("  %cx = cmpxchg ptr addrspace(1) %n, i32 0, i32 1 seq_cst seq_cst\n"));
   ASSERT_TRUE(M);
   Function &F = *M->getFunction("wg");
-  EXPECT_EQ(count<AtomicRMWInst>(F), 2u);
+  EXPECT_EQ(count<AtomicRMWInst>(F), 3u);
   EXPECT_EQ(count<ShuffleVectorInst>(F), 0u);
   EXPECT_EQ(count<AtomicCmpXchgInst>(F), 1u);
 }
