@@ -9,6 +9,7 @@
 //   get_group_id(d), get_local_size(d), get_enqueued_local_size(d),
 //   get_global_size(d), get_num_groups(d), get_global_offset(d)
 //                     = d < 3 ? Ctx->Field[d] : (sizes 1, ids/offsets 0)
+//                     (the loads !invariant.load: see field())
 //   get_global_id(d)  = GroupId[d] * EnqueuedLocalSize[d] + lid(d) + GlobalOffset[d]
 //   get_global_linear_id() = ((gid2-off2)*GS1 + (gid1-off1))*GS0 + (gid0-off0)
 //   get_local_linear_id()  = (Lz*LS1 + Ly)*LS0 + Lx

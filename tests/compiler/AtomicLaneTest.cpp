@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -267,6 +268,31 @@ bool serializable(std::vector<std::pair<uint32_t, uint32_t>> SeenAndOperand, uin
 }
 
 } // namespace
+
+// Through the whole pipeline: the kernel that keeps its returned values in
+// global memory vectorizes (its pointer compares are vectors), because its
+// geometry loads are invariant and left the x loop past the sequentially
+// consistent atomics; without the mark they stayed, and the vectorizer
+// could not check the stores against them.
+TEST(AtomicLaneTest, LoopsStoringBesideAtomicsVectorize) {
+  Program P;
+  ASSERT_TRUE(P.build(AtomicKernels));
+  Buffer<uint32_t> In(256, 1), Cs(6, 0), Seen(6 * 256);
+  const std::string Printed = compilesPrinted(
+      [&] {
+        ASSERT_TRUE(P.run("returned", range1(256, 64),
+                          {Arg::pointer(In.data()), Arg::pointer(Cs.data()),
+                           Arg::pointer(Seen.data()), Arg::value(1u)}));
+      },
+      "1");
+  const size_t At = Printed.find("define void @__weft_wg_returned(");
+  ASSERT_NE(At, std::string::npos);
+  const std::string Fn = Printed.substr(At, Printed.find("\n}\n", At) - At);
+  EXPECT_NE(Fn.find("!invariant.load"), std::string::npos);
+  EXPECT_TRUE(std::regex_search(Fn, std::regex("icmp eq <[0-9]+ x ptr addrspace\\(1\\)>")))
+      << "the x loop stayed scalar";
+  EXPECT_TRUE(std::regex_search(Fn, std::regex("store <[0-9]+ x i32>")));
+}
 
 // Kernels with atomics, each generic and specialized (the x loops of the
 // latter compile for the local size and vectorize), over group sizes
