@@ -89,7 +89,7 @@ constexpr StringLiteral CallPrefix = "__weft_lane_atomic.";
 constexpr unsigned MaxLanes = 16;
 
 /// The call's operands: pointer, value, active, then these as i32.
-enum Operand { PointerOp, ValueOp, ActiveOp, OperationOp, OrderOp, ScopeOp };
+enum LaneCallArg { PointerOp, ValueOp, ActiveOp, OperationOp, OrderOp, ScopeOp };
 
 bool combinable(const AtomicRMWInst &A, const DataLayout &DL) {
   switch (A.getOperation()) {
@@ -138,9 +138,9 @@ std::optional<Place> placeOf(AtomicRMWInst &A, Loop &L, LoopInfo &LI, DominatorT
   return Place{false, P};
 }
 
-/// Whether every atomic of L can become a lane call.
-bool allTaken(Loop &L, LoopInfo &LI, DominatorTree &DT, const DataLayout &DL, bool &Any) {
-  Any = false;
+/// Whether L has atomics, and every one can become a lane call.
+bool allTaken(Loop &L, LoopInfo &LI, DominatorTree &DT, const DataLayout &DL) {
+  bool Any = false;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
       if (auto *A = dyn_cast<AtomicRMWInst>(&I)) {
@@ -245,12 +245,10 @@ bool makeLaneCalls(Function &F, FunctionAnalysisManager &FAM) {
   {
     auto &LI = FAM.getResult<LoopAnalysis>(F);
     auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
-    for (Loop *L : LI.getLoopsInPreorder()) {
-      bool Any = false;
+    for (Loop *L : LI.getLoopsInPreorder())
       if (L->isInnermost() && L->getLoopLatch() && findOptionMDForLoop(L, wi::WorkItemLoopMD) &&
-          !getBooleanLoopAttribute(L, "llvm.loop.isvectorized") && allTaken(*L, LI, DT, DL, Any))
+          !getBooleanLoopAttribute(L, "llvm.loop.isvectorized") && allTaken(*L, LI, DT, DL))
         Headers.push_back(L->getHeader());
-    }
   }
   if (Headers.empty())
     return false;
@@ -429,8 +427,11 @@ void lowerVector(CallInst &Call, AllocaInst &PtrSlots, AllocaInst &TotalSlots) {
       NoWrap[L] = B.getInt1(L >= R);
     }
     Value *Other = B.CreateShuffleVector(Vals, From);
-    Value *Same = B.CreateAnd(B.CreateICmpEQ(Ptrs, B.CreateShuffleVector(Ptrs, From)),
-                              B.CreateShuffleVector(On, From));
+    // A select, not an and: an inactive lane's pointer may be poison (the
+    // join's phi), which an and would pass on.
+    Value *Same = B.CreateSelect(B.CreateShuffleVector(On, From),
+                                 B.CreateICmpEQ(Ptrs, B.CreateShuffleVector(Ptrs, From)),
+                                 Constant::getNullValue(On->getType()));
     Total = B.CreateSelect(Same, apply(B, Combine, Total, Other), Total);
     Value *Earlier = B.CreateAnd(Same, ConstantVector::get(NoWrap));
     Follows = B.CreateOr(Follows, Earlier);
@@ -488,7 +489,8 @@ void lowerVector(CallInst &Call, AllocaInst &PtrSlots, AllocaInst &TotalSlots) {
   Operand->addIncoming(NextOperand, Loop);
   Value *Results = nullptr;
   if (Used) {
-    Value *Group = B.CreateAnd(B.CreateICmpEQ(Ptrs, B.CreateVectorSplat(N, Ptr)), On);
+    Value *Group = B.CreateSelect(On, B.CreateICmpEQ(Ptrs, B.CreateVectorSplat(N, Ptr)),
+                                  Constant::getNullValue(On->getType()));
     Value *Splat = B.CreateVectorSplat(N, Old);
     Value *Seen =
         K.Op == AtomicRMWInst::Sub ? B.CreateSub(Splat, Before) : apply(B, K.Op, Splat, Before);
