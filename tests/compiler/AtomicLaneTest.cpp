@@ -6,7 +6,6 @@
 // checked exactly, generic and specialized.
 #include "KernelRunner.h"
 #include "compiler/AtomicLanePass.h"
-#include "compiler/HostTarget.h"
 #include "compiler/WorkItemFunction.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +17,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
+#include <llvm/Target/TargetMachine.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -78,30 +78,22 @@ exit:
 /// Runs AtomicLanePass on @wg of Text, compiled for the host (the loop
 /// vectorizer it runs needs the host's vector registers).
 std::unique_ptr<Module> runPass(LLVMContext &C, const std::string &Text) {
-  std::string Why;
-  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
-  if (!JTMB) {
-    ADD_FAILURE() << Why;
+  std::unique_ptr<TargetMachine> TM = hostTargetMachine();
+  if (!TM)
     return nullptr;
-  }
-  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
-  if (!TM) {
-    ADD_FAILURE() << toString(TM.takeError());
-    return nullptr;
-  }
   SMDiagnostic Err;
   std::unique_ptr<Module> M = parseAssemblyString(Text, Err, C);
   if (!M) {
     ADD_FAILURE() << Err.getMessage().str();
     return nullptr;
   }
-  M->setDataLayout((*TM)->createDataLayout());
-  M->setTargetTriple((*TM)->getTargetTriple().str());
+  M->setDataLayout(TM->createDataLayout());
+  M->setTargetTriple(TM->getTargetTriple().str());
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
-  PassBuilder PB(TM->get());
+  PassBuilder PB(TM.get());
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);

@@ -4,9 +4,11 @@
 // PrivateFrameSize per work-item, and calls the work-group function.
 #include "KernelRunner.h"
 
+#include "compiler/HostTarget.h"
 #include "runtime/Capabilities.h"
 
 #include <gtest/gtest.h>
+#include <llvm/Target/TargetMachine.h>
 
 #include <cstdlib>
 
@@ -190,6 +192,21 @@ std::string compilesPrinted(const std::function<void()> &Body, const char *When)
   std::string Printed = ::testing::internal::GetCapturedStderr();
   unsetenv("WEFT_DUMP_IR");
   return Printed;
+}
+
+std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
+  std::string Why;
+  std::optional<llvm::orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+  if (!JTMB) {
+    ADD_FAILURE() << Why;
+    return nullptr;
+  }
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> TM = JTMB->createTargetMachine();
+  if (!TM) {
+    ADD_FAILURE() << llvm::toString(TM.takeError());
+    return nullptr;
+  }
+  return std::move(*TM);
 }
 
 } // namespace weft::compiler::test

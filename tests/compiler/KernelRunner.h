@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class TargetMachine;
+} // namespace llvm
+
 namespace weft::compiler::test {
 
 /// One kernel argument: bytes of a by-value value, a pointer, or a __local size.
@@ -125,5 +129,10 @@ private:
 /// the module of every kernel it compiled ("" if it compiled none), as O3
 /// gets it ("pre") or as the JIT gets it ("1").
 std::string compilesPrinted(const std::function<void()> &Body, const char *When = "pre");
+
+/// The host's TargetMachine, as the runtime compiles for it (nullptr, with a
+/// test failure, on error): for tests that run passes needing the host's
+/// vector registers.
+std::unique_ptr<llvm::TargetMachine> hostTargetMachine();
 
 } // namespace weft::compiler::test

@@ -5,11 +5,11 @@
 // libmvec's vector forms (where libmvec is present) or SLEEF's; their
 // accuracy against the OpenCL C bounds is checked in
 // BuiltinTest.VectorMathMeetsTheBounds.
+#include "KernelRunner.h"
 #include "compiler/BoundsCheckVersioningPass.h"
 #include "compiler/BuildOptions.h"
 #include "compiler/ChainInterleavePass.h"
 #include "compiler/ClangFrontend.h"
-#include "compiler/HostTarget.h"
 #include "compiler/KernelPipeline.h"
 #include "compiler/VectorFremPass.h"
 #include "compiler/VectorMath.h"
@@ -40,23 +40,6 @@ struct Case {
   std::string Expr; // b[i] = Expr, over a[i], b[i] and a[i + 1]
   std::string Guard = ""; // if not empty, b[i] is stored only where it holds (uint n in scope)
 };
-
-/// The host's TargetMachine, as the runtime compiles for it (nullptr, with a
-/// test failure, on error).
-std::unique_ptr<TargetMachine> hostTargetMachine() {
-  std::string Why;
-  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
-  if (!JTMB) {
-    ADD_FAILURE() << Why;
-    return nullptr;
-  }
-  Expected<std::unique_ptr<TargetMachine>> TM = JTMB->createTargetMachine();
-  if (!TM) {
-    ADD_FAILURE() << toString(TM.takeError());
-    return nullptr;
-  }
-  return std::move(*TM);
-}
 
 /// Whether the host's target has the features (LLVM's "+avx2,+fma").
 bool hostHas(const char *Features) {
