@@ -71,6 +71,7 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/InjectTLIMappings.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/LowerAtomic.h>
 #include <llvm/Transforms/Vectorize/LoopVectorize.h>
 
 #include <map>
@@ -155,7 +156,7 @@ bool allTaken(Loop &L, LoopInfo &LI, DominatorTree &DT, const DataLayout &DL) {
 }
 
 /// The lane call's declaration for atomics of type T on pointers of type
-/// Ptr, with its vector forms of 2 to 64 lanes.
+/// Ptr, with its vector forms of 2 to MaxLanes lanes.
 Function *laneFunction(Module &M, Type *T, PointerType *Ptr) {
   LLVMContext &C = M.getContext();
   const std::string Name =
@@ -185,17 +186,18 @@ Function *laneFunction(Module &M, Type *T, PointerType *Ptr) {
   return F;
 }
 
-/// The lane call that stands for A, before Where, with Active.
-CallInst *laneCall(AtomicRMWInst &A, Value *Ptr, Value *Val, Value *Active, Instruction *Where) {
-  Module &M = *A.getModule();
-  Function *F = laneFunction(M, A.getType(), cast<PointerType>(Ptr->getType()));
+/// Replaces A by its lane call, before Where, with Active.
+void replaceWithLaneCall(AtomicRMWInst &A, Value *Active, Instruction *Where) {
+  Value *Ptr = A.getPointerOperand();
+  Function *F = laneFunction(*A.getModule(), A.getType(), cast<PointerType>(Ptr->getType()));
   IRBuilder<> B(Where);
-  CallInst *Call = B.CreateCall(F, {Ptr, Val, Active, B.getInt32(A.getOperation()),
+  CallInst *Call = B.CreateCall(F, {Ptr, A.getValOperand(), Active, B.getInt32(A.getOperation()),
                                     B.getInt32(static_cast<unsigned>(A.getOrdering())),
                                     B.getInt32(A.getSyncScopeID())});
   Call->addFnAttr(F->getFnAttribute("vector-function-abi-variant"));
   Call->takeName(&A);
-  return Call;
+  A.replaceAllUsesWith(Call);
+  A.eraseFromParent();
 }
 
 /// Step 1 for an atomic behind an if, decided in P (see the head).
@@ -232,10 +234,7 @@ void moveToJoin(AtomicRMWInst &A, BasicBlock *P) {
   Br->setSuccessor(ToOther, J);
   for (PHINode &Phi : M->phis())
     Phi.replaceIncomingBlockWith(P, J);
-  BranchInst *Split = JB.CreateCondBr(On, T, M);
-  CallInst *Call = laneCall(A, A.getPointerOperand(), A.getValOperand(), On, Split);
-  A.replaceAllUsesWith(Call);
-  A.eraseFromParent();
+  replaceWithLaneCall(A, On, JB.CreateCondBr(On, T, M));
 }
 
 /// Steps 1 for every taken loop of F; whether any atomic became a call.
@@ -268,14 +267,10 @@ bool makeLaneCalls(Function &F, FunctionAnalysisManager &FAM) {
       std::optional<Place> Where = placeOf(*Next, *L, LI, DT);
       if (!Where)
         break; // Not reached (allTaken); step 3 restores those moved.
-      if (Where->Always) {
-        CallInst *Call = laneCall(*Next, Next->getPointerOperand(), Next->getValOperand(),
-                                  ConstantInt::getTrue(F.getContext()), Next);
-        Next->replaceAllUsesWith(Call);
-        Next->eraseFromParent();
-      } else {
+      if (Where->Always)
+        replaceWithLaneCall(*Next, ConstantInt::getTrue(F.getContext()), Next);
+      else
         moveToJoin(*Next, Where->Decider);
-      }
     }
   }
   return true;
@@ -315,30 +310,6 @@ Value *reduce(IRBuilder<> &B, AtomicRMWInst::BinOp Combine, Value *Lanes) {
     return B.CreateIntMinReduce(Lanes, false);
   default:
     return B.CreateAddReduce(Lanes);
-  }
-}
-
-/// The value at the address after an operation with V, from Run.
-Value *apply(IRBuilder<> &B, AtomicRMWInst::BinOp Op, Value *Run, Value *V) {
-  switch (Op) {
-  case AtomicRMWInst::Add:
-    return B.CreateAdd(Run, V);
-  case AtomicRMWInst::Sub:
-    return B.CreateSub(Run, V);
-  case AtomicRMWInst::And:
-    return B.CreateAnd(Run, V);
-  case AtomicRMWInst::Or:
-    return B.CreateOr(Run, V);
-  case AtomicRMWInst::Xor:
-    return B.CreateXor(Run, V);
-  case AtomicRMWInst::Max:
-    return B.CreateBinaryIntrinsic(Intrinsic::smax, Run, V);
-  case AtomicRMWInst::Min:
-    return B.CreateBinaryIntrinsic(Intrinsic::smin, Run, V);
-  case AtomicRMWInst::UMax:
-    return B.CreateBinaryIntrinsic(Intrinsic::umax, Run, V);
-  default:
-    return B.CreateBinaryIntrinsic(Intrinsic::umin, Run, V);
   }
 }
 
@@ -432,11 +403,11 @@ void lowerVector(CallInst &Call, AllocaInst &PtrSlots, AllocaInst &TotalSlots) {
     Value *Same = B.CreateSelect(B.CreateShuffleVector(On, From),
                                  B.CreateICmpEQ(Ptrs, B.CreateShuffleVector(Ptrs, From)),
                                  Constant::getNullValue(On->getType()));
-    Total = B.CreateSelect(Same, apply(B, Combine, Total, Other), Total);
+    Total = B.CreateSelect(Same, buildAtomicRMWValue(Combine, B, Total, Other), Total);
     Value *Earlier = B.CreateAnd(Same, ConstantVector::get(NoWrap));
     Follows = B.CreateOr(Follows, Earlier);
     if (Used)
-      Before = B.CreateSelect(Earlier, apply(B, Combine, Before, Other), Before);
+      Before = B.CreateSelect(Earlier, buildAtomicRMWValue(Combine, B, Before, Other), Before);
   }
   Value *Leads =
       B.CreateBitCast(B.CreateAnd(On, B.CreateNot(Follows)), IntegerType::get(C, N), "lane.leads");
@@ -492,9 +463,7 @@ void lowerVector(CallInst &Call, AllocaInst &PtrSlots, AllocaInst &TotalSlots) {
     Value *Group = B.CreateSelect(On, B.CreateICmpEQ(Ptrs, B.CreateVectorSplat(N, Ptr)),
                                   Constant::getNullValue(On->getType()));
     Value *Splat = B.CreateVectorSplat(N, Old);
-    Value *Seen =
-        K.Op == AtomicRMWInst::Sub ? B.CreateSub(Splat, Before) : apply(B, K.Op, Splat, Before);
-    Value *AccNext = B.CreateSelect(Group, Seen, Acc);
+    Value *AccNext = B.CreateSelect(Group, buildAtomicRMWValue(K.Op, B, Splat, Before), Acc);
     Acc->addIncoming(AccNext, Loop);
     B.SetInsertPoint(&Call);
     PHINode *Phi = B.CreatePHI(VT, 2, "lane.results");
