@@ -221,11 +221,12 @@ private:
 
 // 6. Work-group reduction of uints (exact, wrapping) in 256-item groups:
 // `reduce.sum` with each work-item summing 16 elements first, and
-// `reduce.tree`, the textbook GPU kernel (one element per work-item, then
-// the tree: `if (lid < k) s[lid] += s[lid + k]; barrier`), the same kernel
-// with one element per work-item.
+// `reduce.tree`, the textbook GPU kernel as GPU code writes it (one element
+// per work-item, `s[lid] = in[gid]; barrier;`, then the tree: `if (lid <
+// k) s[lid] += s[lid + k]; barrier`).
 constexpr uint32_t ReduceGroup = 256;
 constexpr uint32_t ReducePerItem[] = {16, 1};
+constexpr const char *ReduceKernel[] = {"reduceSum", "reduceTree"};
 
 struct ReduceState {
   Program P;
@@ -252,18 +253,19 @@ public:
     const Device *Dev = &D;
     for (int V = 0; V < 2; ++V) {
       const size_t Global = N / ReducePerItem[V], Groups = Global / ReduceGroup;
-      S->K[V] = D.kernel(S->P, "reduceSum");
+      S->K[V] = D.kernel(S->P, ReduceKernel[V]);
       S->Partial[V] = D.buffer(Groups * sizeof(uint32_t));
       S->Got[V].resize(Groups);
       setArgs(S->K[V], S->In, S->Partial[V]);
       setLocalArg(S->K[V], 2, ReduceGroup * sizeof(uint32_t));
-      check(clSetKernelArg(S->K[V].get(), 3, sizeof(uint32_t), &ReducePerItem[V]),
-            "clSetKernelArg");
+      if (V == 0) // reduceSum's count of elements per work-item
+        check(clSetKernelArg(S->K[V].get(), 3, sizeof(uint32_t), &ReducePerItem[V]),
+              "clSetKernelArg");
       Run->Parts.push_back(outputPart(
           D, S, S->Partial[V], S->Got[V],
           [S, Dev, Global, V] { Dev->launch(S->K[V], {Global}, {ReduceGroup}); },
           [this, S, V] {
-            expectEqual(S->Got[V].data(), Want[V].data(), Want[V].size(), "reduceSum partial sums");
+            expectEqual(S->Got[V].data(), Want[V].data(), Want[V].size(), "partial sums");
           },
           static_cast<double>(N * sizeof(uint32_t)), 1e-9, 200));
     }

@@ -97,6 +97,21 @@ __kernel void reduceSum(__global const uint *In, __global uint *Partial, __local
   if (L == 0)
     Partial[get_group_id(0)] = Scratch[0];
 }
+
+// The textbook GPU reduction, as GPU code writes it: one element per
+// work-item, then the tree.
+__kernel void reduceTree(__global const uint *In, __global uint *Partial, __local uint *Scratch) {
+  size_t L = get_local_id(0);
+  Scratch[L] = In[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t K = get_local_size(0) / 2; K > 0; K >>= 1) {
+    if (L < K)
+      Scratch[L] += Scratch[L + K];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (L == 0)
+    Partial[get_group_id(0)] = Scratch[0];
+}
 )CLC";
 
 const char *const Atomics = R"CLC(

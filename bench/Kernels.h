@@ -16,7 +16,7 @@ extern const char *const Launch;
 extern const char *const Stream;
 /// `sgemmNaive`, `sgemmGuarded` and `sgemmTiled`; needs -DTILE=n.
 extern const char *const Sgemm;
-/// `reduceSum`: per-work-group sums through __local memory.
+/// `reduceSum` and `reduceTree`: per-work-group sums through __local memory.
 extern const char *const Reduce;
 /// `atomicContention`: atomic_add on a few global counters.
 extern const char *const Atomics;

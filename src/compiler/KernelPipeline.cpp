@@ -70,6 +70,7 @@
 #include "compiler/ChainInterleavePass.h"
 #include "compiler/ComponentTransposePass.h"
 #include "compiler/DeviceEnqueuePass.h"
+#include "compiler/GroupPrefetchPass.h"
 #include "compiler/HostTarget.h"
 #include "compiler/ImageDescriptorPass.h"
 #include "compiler/IndexWideningPass.h"
@@ -419,6 +420,10 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
     // A launch compiled for streaming stores (StreamingStores.h) makes its
     // aligned whole-vector stores non-temporal, once they are final.
     MPM.addPass(createModuleToFunctionPassAdaptor(StreamingStorePass()));
+    // A kernel with barriers fetches the __global memory it reads a few
+    // groups ahead (WEFT_NO_GROUP_PREFETCH=1 keeps it from doing so).
+    if (!std::getenv("WEFT_NO_GROUP_PREFETCH"))
+      MPM.addPass(createModuleToFunctionPassAdaptor(GroupPrefetchPass()));
   });
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
   MPM.run(M, MAM);

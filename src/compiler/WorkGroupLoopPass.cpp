@@ -104,9 +104,9 @@ void emitWorkGroupFunction(Function &WI) {
   // the caller's frame, where to_private and get_fence look for them (see
   // WorkItemBuiltinPass); a red zone would put a leaf's locals below it.
   WG->addFnAttr(Attribute::NoRedZone);
-  for (const char *A :
-       {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr, wi::PrintfAttr,
-        wi::GroupShapeAttr, wi::ConditionArgsAttr, DeviceEnqueuePass::UsesAttr})
+  for (const char *A : {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr,
+                        wi::PrintfAttr, wi::GroupShapeAttr, wi::ConditionArgsAttr,
+                        wi::BarrierCountAttr, DeviceEnqueuePass::UsesAttr})
     if (WI.hasFnAttribute(A))
       WG->addFnAttr(WI.getFnAttribute(A));
   for (const char *A : {"target-cpu", "target-features", "prefer-vector-width"})
