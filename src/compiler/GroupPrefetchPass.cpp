@@ -41,8 +41,7 @@ void prefetch(IRBuilder<> &B, Value *Ptr, int64_t Ahead) {
   Value *At = B.CreateConstGEP1_64(B.getInt8Ty(), Ptr, Ahead, "ahead");
   Function *Decl = Intrinsic::getDeclaration(B.GetInsertBlock()->getModule(), Intrinsic::prefetch,
                                              {At->getType()});
-  // Read, keep in every cache level, data.
-  B.CreateCall(Decl, {At, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+  B.CreateCall(Decl, {At, B.getInt32(0), B.getInt32(GroupPrefetchPass::Locality), B.getInt32(1)});
 }
 
 } // namespace

@@ -10,7 +10,9 @@
 // hardware prefetcher does not make up for it. The textbook reduction
 // (groups of 256 uints, 64 MiB) read 12-15 GB/s on two cores of the Zen 4
 // machine of docs/benchmarks.md; with a prefetch in its source of the
-// element 1 to 16 KiB ahead, 22-27.
+// element 1 to 16 KiB ahead, 22-27. Into the second-level cache only: a
+// prefetch into the first slowed a kernel reading 16 streams (reduce.sum,
+// 25 to 19 GB/s), one into the second sped it up (32-42).
 //
 // Last in the pipeline (after the vectorizers and unrollers), in the
 // work-group function of a kernel with barriers, each load from __global
@@ -21,7 +23,7 @@
 //
 //   before: %v = load <16 x i32>, ptr addrspace(1) %p, align 4
 //   after:  %p.ahead = getelementptr i8, ptr addrspace(1) %p, i64 4096
-//           call void @llvm.prefetch.p1(ptr addrspace(1) %p.ahead, i32 0, i32 3, i32 1)
+//           call void @llvm.prefetch.p1(ptr addrspace(1) %p.ahead, i32 0, i32 2, i32 1)
 //           %v = load <16 x i32>, ptr addrspace(1) %p, align 4
 //
 // A prefetch is a hint: it never faults, past the end of a buffer either,
@@ -47,6 +49,11 @@ class GroupPrefetchPass : public llvm::PassInfoMixin<GroupPrefetchPass> {
 public:
   /// Bytes ahead of each load that its prefetch asks for.
   static constexpr int64_t Distance = 4096;
+  /// LLVM's locality of the prefetch: 2, into the second-level cache
+  /// (x86 `prefetcht1`), not the first, which a kernel reading several
+  /// streams (a work-item summing 16 elements a global size apart) would
+  /// overflow with lines it needs only groups later.
+  static constexpr int Locality = 2;
   /// The smallest vector load that gets a prefetch.
   static constexpr uint64_t MinBytes = 32;
   /// The longest copy that gets one prefetch per line.

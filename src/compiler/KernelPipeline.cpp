@@ -83,6 +83,7 @@
 #include "compiler/PrintfPass.h"
 #include "compiler/RowInterleavePass.h"
 #include "compiler/SafeDivisionPass.h"
+#include "compiler/StateThreadingPass.h"
 #include "compiler/StreamingStores.h"
 #include "compiler/VectorFremPass.h"
 #include "compiler/VectorMath.h"
@@ -380,6 +381,11 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   // the state switch, or share its exit with other regions); and kernels
   // written with vector types vectorize across work-items too.
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    // First, a kernel with barriers runs its regions in the order its code
+    // does, and its loops of barriers of a known trip count unrolled
+    // (WEFT_NO_STATE_THREADING=1 keeps the state loop's switch).
+    if (!std::getenv("WEFT_NO_STATE_THREADING"))
+      FPM.addPass(StateThreadingPass());
     FPM.addPass(ReleaseWorkItemLoopsPass());
     FPM.addPass(InferAddressSpacesPass(addrspace::Generic));
     FPM.addPass(LoopSimplifyPass());

@@ -75,6 +75,7 @@ std::map<std::string, std::vector<int64_t>> prefetches(Module &M) {
         if (auto *Base = dyn_cast<GetElementPtrInst>(At->getPointerOperand()))
           Offset += cast<ConstantInt>(Base->getOperand(1))->getSExtValue();
         EXPECT_EQ(cast<ConstantInt>(II->getArgOperand(1))->getZExtValue(), 0u) << "a read";
+        EXPECT_EQ(cast<ConstantInt>(II->getArgOperand(2))->getZExtValue(), 2u) << "into L2";
         Out[F.getName().str()].push_back(Offset);
       }
   return Out;
