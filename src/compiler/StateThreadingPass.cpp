@@ -18,11 +18,6 @@ namespace weft::compiler {
 
 namespace {
 
-/// A loop of the group's nest: over its work-items' x, y or z.
-bool isNestLoop(const Loop &L) {
-  return findOptionMDForLoop(&L, wi::WorkItemLoopMD) || findOptionMDForLoop(&L, wi::WorkItemRowsMD);
-}
-
 /// LLVM's full unroller, at O3's limits, on the loops around the group's
 /// nests (the state loop's loops of barriers) and on x loops (a tree
 /// step's, once its k is a constant), where O3's full unroller would have
