@@ -4,8 +4,10 @@
 // its input ahead and whose sums are exact.
 #include "KernelRunner.h"
 #include "compiler/GroupPrefetchPass.h"
+#include "compiler/WorkGroupContextLayout.h"
 
 #include <gtest/gtest.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -26,10 +28,13 @@ namespace weft::compiler::test {
 namespace {
 
 // The same body in a work-group function with barriers, in one without,
-// and in a function that is no work-group function: a 64-byte and a
-// 32-byte vector load from __global memory, a 16-byte one, a scalar one, a
-// vector load from __local memory, a masked load, and copies from __global
-// memory of 128 bytes, 8 KiB and a length known only at run time.
+// and in a function that is no work-group function. Its group's data is at
+// %g, which moves with both group ids (x and y) the function loads: a
+// 64-byte and a 32-byte vector load from there, a 16-byte one, a scalar
+// one, a masked one, and copies of 128 bytes, 8 KiB and a length known
+// only at run time; and a vector load from __local memory, one from a
+// strip that moves with the x group id only (a matrix product's columns,
+// which the groups along y read again), and one from a fixed address.
 const char *const Header = R"(
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
@@ -37,27 +42,45 @@ declare void @llvm.memcpy.p3.p1.i64(ptr addrspace(3), ptr addrspace(1), i64, i1)
 declare <16 x i32> @llvm.masked.load.v16i32.p1(ptr addrspace(1), i32, <16 x i1>, <16 x i32>)
 )";
 const char *const Body = R"(
-define <16 x i32> @BODY(ptr addrspace(1) %g, ptr addrspace(3) %l, i64 %n, <16 x i1> %m) BARRIERS {
+define <16 x i32> @BODY(ptr %args, ptr %ctx, ptr addrspace(1) %base, ptr addrspace(3) %l, i64 %n, <16 x i1> %m) BARRIERS {
+  %gx.addr = getelementptr inbounds i8, ptr %ctx, i64 GX
+  %gx = load i64, ptr %gx.addr, align 8
+  %gy.addr = getelementptr inbounds i8, ptr %ctx, i64 GY
+  %gy = load i64, ptr %gy.addr, align 8
+  %row = mul i64 %gy, 4096
+  %col = mul i64 %gx, 16
+  %at = add i64 %row, %col
+  %g = getelementptr inbounds i32, ptr addrspace(1) %base, i64 %at
+  %strip = getelementptr inbounds i32, ptr addrspace(1) %base, i64 %col
   %wide = load <16 x i32>, ptr addrspace(1) %g, align 4
   %g.half = getelementptr inbounds i8, ptr addrspace(1) %g, i64 64
   %half = load <8 x i32>, ptr addrspace(1) %g.half, align 4
   %quarter = load <4 x i32>, ptr addrspace(1) %g, align 4
   %one = load i32, ptr addrspace(1) %g, align 4
   %local = load <16 x i32>, ptr addrspace(3) %l, align 4
+  %column = load <16 x i32>, ptr addrspace(1) %strip, align 4
+  %fixed = load <16 x i32>, ptr addrspace(1) %base, align 4
   %masked = call <16 x i32> @llvm.masked.load.v16i32.p1(ptr addrspace(1) %g, i32 4, <16 x i1> %m, <16 x i32> poison)
   call void @llvm.memcpy.p3.p1.i64(ptr addrspace(3) %l, ptr addrspace(1) %g, i64 128, i1 false)
   call void @llvm.memcpy.p3.p1.i64(ptr addrspace(3) %l, ptr addrspace(1) %g, i64 8192, i1 false)
   call void @llvm.memcpy.p3.p1.i64(ptr addrspace(3) %l, ptr addrspace(1) %g, i64 %n, i1 false)
   %a = add <16 x i32> %wide, %local
   %b = add <16 x i32> %a, %masked
-  ret <16 x i32> %b
+  %c = add <16 x i32> %b, %column
+  %d = add <16 x i32> %c, %fixed
+  ret <16 x i32> %d
 }
 )";
 
 std::string withBody(const std::string &Name, const std::string &Attrs) {
   std::string Text = Body;
-  Text.replace(Text.find("BODY"), 4, Name);
-  Text.replace(Text.find("BARRIERS"), 8, Attrs);
+  auto Replace = [&](const std::string &What, const std::string &With) {
+    Text.replace(Text.find(What), What.size(), With);
+  };
+  Replace("BODY", Name);
+  Replace("BARRIERS", Attrs);
+  Replace("GX", std::to_string(ctx::GroupId));
+  Replace("GY", std::to_string(ctx::GroupId + 8));
   return Text;
 }
 
@@ -69,11 +92,10 @@ std::map<std::string, std::vector<int64_t>> prefetches(Module &M) {
     for (Instruction &I : instructions(F))
       if (auto *II = dyn_cast<IntrinsicInst>(&I);
           II && II->getIntrinsicID() == Intrinsic::prefetch) {
-        auto *At = cast<GetElementPtrInst>(II->getArgOperand(0));
-        int64_t Offset = cast<ConstantInt>(At->getOperand(1))->getSExtValue();
-        // The 32-byte load's address is %g + 64.
-        if (auto *Base = dyn_cast<GetElementPtrInst>(At->getPointerOperand()))
-          Offset += cast<ConstantInt>(Base->getOperand(1))->getSExtValue();
+        int64_t Offset = 0;
+        const Value *Base =
+            GetPointerBaseWithConstantOffset(II->getArgOperand(0), Offset, M.getDataLayout());
+        EXPECT_EQ(Base->getName(), "g") << "the group's data";
         EXPECT_EQ(cast<ConstantInt>(II->getArgOperand(1))->getZExtValue(), 0u) << "a read";
         EXPECT_EQ(cast<ConstantInt>(II->getArgOperand(2))->getZExtValue(), 2u) << "into L2";
         Out[F.getName().str()].push_back(Offset);
@@ -110,8 +132,9 @@ TEST(GroupPrefetchTest, GlobalVectorLoadsAndCopiesOfKernelsWithBarriersFetchAhea
   constexpr int64_t D = GroupPrefetchPass::Distance;
   const std::map<std::string, std::vector<int64_t>> Got = prefetches(*M);
   // The 64- and 32-byte loads, the masked load, and the 128-byte copy's two
-  // lines; not the 16-byte or scalar loads, __local memory, a copy longer
-  // than MaxCopyBytes or one of a length known only at run time.
+  // lines; not the 16-byte or scalar loads, __local memory, the strip or
+  // the fixed address, a copy longer than MaxCopyBytes or one of a length
+  // known only at run time.
   const std::vector<int64_t> Want = {D, D + 64, D, D, D + 64};
   ASSERT_EQ(Got.count("__weft_wg_k"), 1u);
   EXPECT_EQ(Got.at("__weft_wg_k"), Want);
@@ -137,6 +160,13 @@ __kernel void tree(__global const uint *In, __global uint *Partial, __local uint
 __kernel void copy(__global const uint *In, __global uint *Out) {
   Out[get_global_id(0)] = In[get_global_id(0)] + 1;
 }
+// A transpose of a strip of 16 rows of B: the groups along y read it again.
+__kernel void strip(__global const float *B, __global float *C, __local float *S, uint N) {
+  size_t X = get_local_id(0), Y = get_local_id(1);
+  S[Y * 16 + X] = B[Y * N + get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  C[get_global_id(1) * N + get_global_id(0)] = S[X * 16 + Y];
+}
 )CLC";
 
 } // namespace
@@ -144,7 +174,8 @@ __kernel void copy(__global const uint *In, __global uint *Out) {
 // The tree reduction's work-group function for groups of 256: its input
 // becomes a copy of 1 KiB into __local memory (or whole-vector loads),
 // fetched ahead a line at a time; a copy kernel without barriers gets no
-// prefetch. The sums are exact, generic and specialized.
+// prefetch, nor does a kernel reading a strip the groups along y share.
+// The sums are exact, generic and specialized.
 TEST(GroupPrefetchTest, TreeReductionsFetchTheirInputAhead) {
   Program P;
   ASSERT_TRUE(P.build(Reductions)) << P.log();
@@ -159,6 +190,14 @@ TEST(GroupPrefetchTest, TreeReductionsFetchTheirInputAhead) {
         ASSERT_TRUE(P.runSpecialized("tree", range1(Group * Groups, Group), TreeArgs));
         ASSERT_TRUE(P.run("copy", range1(Group * Groups, Group),
                           {Arg::pointer(In.data()), Arg::pointer(Out.data())}));
+        NDRange Square;
+        Square.Dims = 2;
+        Square.Global = {32, 32, 1};
+        Square.Local = {16, 16, 1};
+        Buffer<float> B(32 * 32, 1.0f), C(32 * 32);
+        ASSERT_TRUE(P.runSpecialized("strip", Square,
+                                     {Arg::pointer(B.data()), Arg::pointer(C.data()),
+                                      Arg::local(16 * 16 * sizeof(float)), Arg::value(32u)}));
       },
       "1");
   const size_t Tree = Printed.find(".specialized");
@@ -172,6 +211,10 @@ TEST(GroupPrefetchTest, TreeReductionsFetchTheirInputAhead) {
   const size_t Copy = Printed.find("define void @__weft_wg_copy(");
   ASSERT_NE(Copy, std::string::npos);
   EXPECT_EQ(Printed.substr(Copy, Printed.find("\n}\n", Copy) - Copy).find("llvm.prefetch"),
+            std::string::npos);
+  const size_t Strip = Printed.find("define void @__weft_wg_strip.specialized");
+  ASSERT_NE(Strip, std::string::npos);
+  EXPECT_EQ(Printed.substr(Strip, Printed.find("\n}\n", Strip) - Strip).find("llvm.prefetch"),
             std::string::npos);
 
   for (bool Specialized : {false, true}) {
