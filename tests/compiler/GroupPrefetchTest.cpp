@@ -3,6 +3,7 @@
 // whole pipeline, whose work-group function for its group size fetches
 // its input ahead and whose sums are exact.
 #include "KernelRunner.h"
+#include "TreeReduction.h"
 #include "compiler/GroupPrefetchPass.h"
 #include "compiler/WorkGroupContextLayout.h"
 
@@ -13,7 +14,6 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
 
 #include <cstdint>
@@ -114,19 +114,9 @@ TEST(GroupPrefetchTest, GlobalVectorLoadsAndCopiesOfKernelsWithBarriersFetchAhea
   std::unique_ptr<Module> M = parseAssemblyString(Text, Err, C);
   ASSERT_TRUE(M) << Err.getMessage().str();
 
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  ModulePassManager MPM;
-  MPM.addPass(createModuleToFunctionPassAdaptor(GroupPrefetchPass()));
-  MPM.run(*M, MAM);
+  PassAnalyses A;
+  for (Function &F : *M)
+    GroupPrefetchPass().run(F, A.FAM);
   ASSERT_FALSE(verifyModule(*M, &errs()));
 
   constexpr int64_t D = GroupPrefetchPass::Distance;
@@ -144,19 +134,7 @@ TEST(GroupPrefetchTest, GlobalVectorLoadsAndCopiesOfKernelsWithBarriersFetchAhea
 
 namespace {
 
-const char *const Reductions = R"CLC(
-__kernel void tree(__global const uint *In, __global uint *Partial, __local uint *S) {
-  size_t L = get_local_id(0);
-  S[L] = In[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t K = get_local_size(0) / 2; K > 0; K >>= 1) {
-    if (L < K)
-      S[L] += S[L + K];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (L == 0)
-    Partial[get_group_id(0)] = S[0];
-}
+const std::string Reductions = std::string(TreeReduction) + R"CLC(
 __kernel void copy(__global const uint *In, __global uint *Out) {
   Out[get_global_id(0)] = In[get_global_id(0)] + 1;
 }

@@ -8,6 +8,7 @@
 #include "runtime/Capabilities.h"
 
 #include <gtest/gtest.h>
+#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include <cstdlib>
@@ -207,6 +208,15 @@ std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
     return nullptr;
   }
   return std::move(*TM);
+}
+
+PassAnalyses::PassAnalyses(llvm::TargetMachine *TM) {
+  llvm::PassBuilder PB(TM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 }
 
 } // namespace weft::compiler::test

@@ -5,6 +5,10 @@
 
 #include "runtime/ProgramCompiler.h"
 
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/PassManager.h>
+
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -134,5 +138,16 @@ std::string compilesPrinted(const std::function<void()> &Body, const char *When 
 /// test failure, on error): for tests that run passes needing the host's
 /// vector registers.
 std::unique_ptr<llvm::TargetMachine> hostTargetMachine();
+
+/// The analysis managers of a pass pipeline, each analysis registered and
+/// the managers cross-wired (TM's target analyses when given): for tests
+/// that run a pass needing loop or module analyses.
+struct PassAnalyses {
+  explicit PassAnalyses(llvm::TargetMachine *TM = nullptr);
+  llvm::LoopAnalysisManager LAM;
+  llvm::FunctionAnalysisManager FAM;
+  llvm::CGSCCAnalysisManager CGAM;
+  llvm::ModuleAnalysisManager MAM;
+};
 
 } // namespace weft::compiler::test

@@ -112,17 +112,8 @@ struct Outcome {
 
 Outcome run(Module &M, TargetMachine &TM, const std::string &Name) {
   Function &F = *M.getFunction(Name);
-  PassBuilder PB(&TM);
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  RowInterleavePass().run(F, FAM);
+  PassAnalyses A(&TM);
+  RowInterleavePass().run(F, A.FAM);
   EXPECT_FALSE(verifyFunction(F, &errs())) << Name;
 
   Outcome O;
@@ -217,8 +208,9 @@ TEST(RowInterleaveTest, RowChainsInterleaveWhereTheyFitTheRegisters) {
     const int64_t Rows = Want.at(R.Name);
     EXPECT_EQ(O.Rows, Rows) << R.Name;
     EXPECT_EQ(O.Fmas, R.Chain * unsigned(std::max<int64_t>(Rows, 1))) << R.Name;
-    if (Rows >= 2)
+    if (Rows >= 2) {
       EXPECT_TRUE(O.Interleaved) << R.Name;
+    }
   }
   std::string Out;
   raw_string_ostream OS(Out);
@@ -277,10 +269,11 @@ TEST(RowInterleaveTest, InterleavedRowsComputeTheSameProduct) {
                                       Arg::pointer(Cm.data()), Arg::value(N)}));
       },
       "1");
-  if (Printed.find("+avx512f") != std::string::npos)
+  if (Printed.find("+avx512f") != std::string::npos) {
     EXPECT_NE(Printed.find(std::string("!{!\"") + RowInterleavePass::InterleavedMD + "\", i32 8}"),
               std::string::npos)
         << "rows not interleaved";
+  }
   for (int Row = 0; Row < N; ++Row)
     for (int Col = 0; Col < N; ++Col) {
       float Want = 0.0f;

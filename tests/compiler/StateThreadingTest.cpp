@@ -4,6 +4,7 @@
 // whole pipeline for its group size, whose work-group function is
 // straight-line code, and whose sums are exact, generic and specialized.
 #include "KernelRunner.h"
+#include "TreeReduction.h"
 #include "compiler/StateThreadingPass.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +14,6 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
 
 #include <cstdint>
@@ -102,19 +102,10 @@ struct Shape {
 };
 
 Shape run(Module &M) {
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  PassAnalyses A;
   ModulePassManager MPM;
   MPM.addPass(createModuleToFunctionPassAdaptor(StateThreadingPass()));
-  MPM.run(M, MAM);
+  MPM.run(M, A.MAM);
   EXPECT_FALSE(verifyModule(M, &errs()));
   Shape S;
   Function &F = *M.begin();
@@ -122,7 +113,7 @@ Shape run(Module &M) {
     S.Switches += isa<SwitchInst>(I);
     S.Stores += isa<StoreInst>(I);
   }
-  S.Loops = static_cast<unsigned>(FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder().size());
+  S.Loops = static_cast<unsigned>(A.FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder().size());
   return S;
 }
 
@@ -155,31 +146,12 @@ TEST(StateThreadingTest, LoopsOfBarriersOfKnownTripCountsBecomeStraightLineRegio
   }
 }
 
-namespace {
-
-const char *const Tree = R"CLC(
-__kernel void tree(__global const uint *In, __global uint *Partial, __local uint *S) {
-  size_t L = get_local_id(0);
-  S[L] = In[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t K = get_local_size(0) / 2; K > 0; K >>= 1) {
-    if (L < K)
-      S[L] += S[L + K];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (L == 0)
-    Partial[get_group_id(0)] = S[0];
-}
-)CLC";
-
-} // namespace
-
 // Compiled for groups of 256, the tree is one straight run: no switch, no
 // loop left (no phi), the last steps in vectors of 8 and 4. Sums are exact
 // for group sizes around the vector widths, generic and specialized.
 TEST(StateThreadingTest, TreeReductionsCompiledForTheirGroupSizeRunStraight) {
   Program P;
-  ASSERT_TRUE(P.build(Tree)) << P.log();
+  ASSERT_TRUE(P.build(TreeReduction)) << P.log();
   {
     constexpr size_t Group = 256, Groups = 4;
     Buffer<uint32_t> In(Group * Groups, 1), Partial(Groups, 0);
