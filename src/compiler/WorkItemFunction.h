@@ -34,7 +34,9 @@ constexpr const char *FrameSizeAttr = "weft-frame-size";
 constexpr const char *LocalSizeAttr = "weft-local-size";
 constexpr const char *PrivateSizeAttr = "weft-private-size";
 /// Number of barriers of a work-item function (BarrierStatePass): the
-/// states it resumes from are 0 (the start) to this number.
+/// states it resumes from are 0 (the start) to this number. Its work-group
+/// function has it too (WorkGroupLoopPass), for the passes that work on
+/// kernels with barriers (StateThreadingPass, GroupPrefetchPass).
 constexpr const char *BarrierCountAttr = "weft-barriers";
 /// Attribute of a function that calls printf (PrintfPass).
 constexpr const char *PrintfAttr = "weft-printf";
