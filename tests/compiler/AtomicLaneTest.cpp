@@ -15,7 +15,6 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Target/TargetMachine.h>
 
@@ -89,18 +88,9 @@ std::unique_ptr<Module> runPass(LLVMContext &C, const std::string &Text) {
   }
   M->setDataLayout(TM->createDataLayout());
   M->setTargetTriple(TM->getTargetTriple().str());
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB(TM.get());
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  PassAnalyses A(TM.get());
   Function &F = *M->getFunction("wg");
-  AtomicLanePass().run(F, FAM);
+  AtomicLanePass().run(F, A.FAM);
   EXPECT_FALSE(verifyFunction(F, &errs()));
   return M;
 }
