@@ -85,12 +85,13 @@ struct KernelLaunch {
   /// block's literal for a child kernel).
   std::shared_ptr<void> Captured;
   /// For a kernel that cannot wait for other work (KernelDesc::MayWait
-  /// false): the kernel's record of how long its last one-work-group
-  /// launch ran, in nanoseconds (UINT32_MAX before the first). The device
-  /// writes it and may run a launch whose kernel ran briefly on the host
-  /// thread that makes it Ready (CpuDevice::submit). It lives in the
-  /// kernel, which the launch's command holds. Null for other launches.
-  std::atomic<uint32_t> *RunNanos = nullptr;
+  /// false): the kernel's record of how long its last two one-work-group
+  /// launches ran, in nanoseconds, the last in the low half (RunRecord;
+  /// UINT32_MAX for a launch not yet run). The device writes it and may
+  /// run a launch whose kernel ran briefly on the host thread that makes
+  /// it Ready (CpuDevice::submit). It lives in the kernel, which the
+  /// launch's command holds. Null for other launches.
+  std::atomic<uint64_t> *RunNanos = nullptr;
   /// Only global ids tell the kernel's work-items apart
   /// (KernelDesc::GroupFree): the device may run several consecutive
   /// groups along x as one group of their combined size.

@@ -81,8 +81,9 @@ private:
   std::shared_ptr<Executable> Exe;
   /// The work-group function, once the first launch has had it compiled.
   mutable std::atomic<WorkGroupFn> Fn{nullptr};
-  /// How long the last one-work-group launch ran (KernelLaunch::RunNanos).
-  mutable std::atomic<uint32_t> RunNanos{UINT32_MAX};
+  /// How long the last two one-work-group launches ran
+  /// (KernelLaunch::RunNanos).
+  mutable std::atomic<uint64_t> RunNanos{UINT64_MAX};
   std::shared_ptr<const BlockKernels> Blocks;
   mutable std::mutex Mutex;
   std::vector<KernelArgValue> Args;

@@ -178,11 +178,8 @@ inline void spinPause() {
 #endif
 }
 
-/// How long a worker polls the ready list after its work or a host's last
-/// enqueue (linger), and a waiting host thread polls for its event before
-/// it sleeps: several times the cost of a wake-up, a small fraction of any
-/// real kernel.
-constexpr auto LingerTime = std::chrono::microseconds(50);
+/// How long a waiting host thread polls for its event before it sleeps
+/// (as LingerDeadline::Time: several times the cost of a wake-up).
 constexpr auto HostPollTime = std::chrono::microseconds(20);
 /// How long after the host threads' last enqueue (or the item's posting)
 /// a lingering worker leaves a lone item to them (linger).
@@ -199,21 +196,39 @@ constexpr auto ActiveHostPoll = std::chrono::microseconds(2);
 constexpr auto MaxActiveHostPoll = std::chrono::microseconds(16);
 
 /// A launch of one work-group whose kernel cannot wait for other work
-/// (KernelDesc::MayWait false) and whose last such launch ran at most this
-/// long runs on the spot when it becomes Ready on a host thread outside
-/// any job (as it is enqueued, or as a user event completes): the host
-/// gives up no more than this of overlap with its own work, and a stream
-/// of tiny kernels runs where it is built. Left to the pool, such a stream
-/// waits for the host's next wait, and thousands of commands built and
-/// then run from a cold cache ran at 0.55-0.85 of the rate of one core,
-/// where the only worker shares the host's core and runs them as they come
-/// (on two cores, a worker running each beside the host that builds the
-/// next pulled the same lines to and fro for every command, session 8).
+/// (KernelDesc::MayWait false) and one of whose last two such launches ran
+/// at most this long (RunRecord) runs on the spot when it becomes Ready on
+/// a host thread outside any job (as it is enqueued, or as a user event
+/// completes): the host gives up no more than this of overlap with its own
+/// work, and a stream of tiny kernels runs where it is built. Left to the
+/// pool, such a stream waits for the host's next wait, and thousands of
+/// commands built and then run from a cold cache ran at 0.55-0.85 of the
+/// rate of one core, where the only worker shares the host's core and runs
+/// them as they come (on two cores, a worker running each beside the host
+/// that builds the next pulled the same lines to and fro for every
+/// command, session 8).
 constexpr uint32_t OnTheSpotNanos = 5000;
+
+/// A kernel's record of its last two one-group launches
+/// (KernelLaunch::RunNanos). The shorter counts: one launch stretched by
+/// an interrupt, a page fault or the host's scheduler (a timer tick every
+/// few milliseconds of a stream) does not send the kernel to the pool.
+/// Once one launch of an in-order stream went there, every later one
+/// waited behind it for the host's wait and ran from a cold cache: in a
+/// stream of 20,000 tiny kernels, 15-60 % of the launches did.
+struct RunRecord {
+  static uint32_t shorter(uint64_t Record) {
+    return std::min(uint32_t(Record), uint32_t(Record >> 32));
+  }
+  static uint64_t add(uint64_t Record, std::chrono::nanoseconds Took) {
+    const auto Nanos = uint32_t(std::min<int64_t>(Took.count(), UINT32_MAX - 1));
+    return Record << 32 | Nanos;
+  }
+};
 
 bool runsOnTheSpot(const PoolJob &J) {
   return J.Launch && J.Launch->RunNanos && !J.needsArena() &&
-         J.Launch->RunNanos->load(std::memory_order_relaxed) <= OnTheSpotNanos;
+         RunRecord::shorter(J.Launch->RunNanos->load(std::memory_order_relaxed)) <= OnTheSpotNanos;
 }
 
 /// Bypassed jobs in a row on a worker before the next goes through the
@@ -341,7 +356,9 @@ void PoolJob::run() const {
       if (L.RunNanos) {
         const auto Took =
             std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - Start);
-        L.RunNanos->store(uint32_t(std::min<int64_t>(Took.count(), UINT32_MAX - 1)),
+        // Two threads that record at once may lose one of the runs: a
+        // record, not a count.
+        L.RunNanos->store(RunRecord::add(L.RunNanos->load(std::memory_order_relaxed), Took),
                           std::memory_order_relaxed);
       }
     } else if (Total > 1) {
@@ -461,8 +478,8 @@ bool CpuDevice::linger() {
   unsigned None = 0;
   if (Props.ComputeUnits < 2 || !Lingering.compare_exchange_strong(None, 1))
     return false;
-  using Clock = std::chrono::steady_clock;
-  auto Until = Clock::now() + LingerTime;
+  using Clock = LingerDeadline::Clock;
+  LingerDeadline Deadline(Clock::now());
   // A lone item is left to the host threads while they enqueue (or run
   // what they enqueued, waiting), and for a moment after: a host that
   // enqueues and then waits runs it itself. An item that waits longer, or
@@ -478,7 +495,7 @@ bool CpuDevice::linger() {
     if (HostMoved) {
       Activity = NowActivity;
       Seen = Clock::now();
-      Until = Seen + LingerTime;
+      Deadline.hostMoved(Seen, Waiting);
     } else if (Waiting == 1 && Seen == Clock::time_point{}) {
       Seen = Clock::now();
     }
@@ -504,12 +521,14 @@ bool CpuDevice::linger() {
       if (!Owner)
         break; // another worker lingers now
       if (Ran)
-        Until = Clock::now() + LingerTime;
+        Deadline.ran(Clock::now());
       continue;
     }
     if (!Waiting && !HostMoved)
       Seen = {};
-    if (ParallelJobs.load(std::memory_order_relaxed) || (Polls % 64 == 0 && Clock::now() > Until))
+    // (Backing off, each poll reads the clock anyway.)
+    if (ParallelJobs.load(std::memory_order_relaxed) ||
+        ((HostActive || Polls % 64 == 0) && Deadline.over(Clock::now())))
       break;
     if (HostActive) {
       // Nothing to take before the host is quiet: look again later, so

@@ -17,8 +17,11 @@
 // another worker.
 //
 // Linger: with two or more compute units, one worker polls the ready list
-// for a while (50 us after its last work or the host's last activity)
-// before it returns to TBB, and while it does, posting wakes nobody. A
+// for a while (50 us after its last work, or after the host's last
+// activity while an item waits) before it returns to TBB, and while it
+// does, posting wakes nobody. A host whose commands all run on the spot
+// (CpuDevice.cpp) does not keep it awake: polling beside such a stream
+// cost the stream a quarter of its rate. A
 // worker woken for a posted item lingers first. The lingering worker
 // leaves a lone item to the host threads while they keep enqueuing (or
 // run, waiting, what they enqueued) and for 5 us after: a host that
@@ -40,6 +43,7 @@
 #include <tbb/task_arena.h>
 
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <memory>
 
@@ -60,6 +64,30 @@ struct PoolJob {
   /// the arena.
   bool needsArena() const;
   void run() const;
+};
+
+/// When a lingering worker goes back to TBB (CpuDevice::linger): 50 us
+/// after its last work, or after the host's last activity while an item
+/// waits on the list. A host streaming posted work (and running it in its
+/// wait) keeps the worker polling; one whose commands all run on the spot
+/// leaves the list empty, and does not.
+class LingerDeadline {
+public:
+  using Clock = std::chrono::steady_clock;
+  /// Several times the cost of a wake-up, a small fraction of any real
+  /// kernel.
+  static constexpr std::chrono::microseconds Time{50};
+
+  explicit LingerDeadline(Clock::time_point Start) : Until(Start + Time) {}
+  void ran(Clock::time_point Now) { Until = Now + Time; }
+  void hostMoved(Clock::time_point Now, size_t Waiting) {
+    if (Waiting)
+      Until = Now + Time;
+  }
+  bool over(Clock::time_point Now) const { return Now > Until; }
+
+private:
+  Clock::time_point Until;
 };
 
 class CpuDevice final : public rt::DeviceBackend {

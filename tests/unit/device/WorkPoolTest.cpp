@@ -145,6 +145,66 @@ TEST(WorkPool, WorkAJobsEndMakesReadyRunsNextOnItsThread) {
   EXPECT_TRUE(SawFirstEnded.load()) << "the second job ran before the first returned";
 }
 
+/// A one-work-group kernel of the tests below: it records the thread it ran
+/// on, and runs for SlowFor when asked to.
+struct TimedKernel {
+  static inline std::atomic<bool> Slow{false};
+  static inline std::thread::id RanOn;
+  static void fn(void *const *, weft::rt::WorkGroupContext *) {
+    RanOn = std::this_thread::get_id();
+    if (Slow)
+      std::this_thread::sleep_for(200us);
+  }
+};
+
+/// Counts the launches that ended.
+class EndCounter : public weft::rt::LaunchObserver {
+public:
+  void launchStarted() override {}
+  void launchEnded(weft::rt::Status) override { Ended.fetch_add(1); }
+  std::atomic<unsigned> Ended{0};
+};
+
+// A launch of one work-group whose kernel cannot wait, and one of whose
+// last two launches was brief, runs on the host thread that makes it Ready
+// (CpuDevice.cpp, "on the spot"): one slow launch (a timer tick in a
+// stream of tiny kernels) does not send the next to the pool, two in a row
+// do. (A brief launch measured long on a loaded machine throws the
+// sequence off: it is tried again.)
+TEST(WorkPool, OneSlowLaunchDoesNotSendABriefKernelToThePool) {
+  weft::cpu::CpuDevice Dev;
+  std::atomic<uint64_t> Record{UINT64_MAX};
+  auto Observer = std::make_shared<EndCounter>();
+  // Launches Slow or not; whether it ran on this thread inside launch().
+  auto launch = [&](bool Slow) {
+    auto L = std::make_shared<weft::rt::KernelLaunch>();
+    L->Fn = &TimedKernel::fn;
+    L->RunNanos = &Record;
+    TimedKernel::Slow = Slow;
+    TimedKernel::RanOn = {};
+    const unsigned Before = Observer->Ended.load();
+    Dev.launch(L, Observer);
+    const bool Here =
+        Observer->Ended.load() == Before + 1 && TimedKernel::RanOn == std::this_thread::get_id();
+    Dev.runReadyWorkUntil([&] { return Observer->Ended.load() == Before + 1; });
+    EXPECT_TRUE(eventually([&] { return Observer->Ended.load() == Before + 1; }));
+    return Here;
+  };
+  bool Shown = false;
+  for (int Attempt = 0; Attempt < 20 && !Shown; ++Attempt) {
+    launch(false); // the first goes to the pool, and records a brief run
+    const bool Brief = launch(false);
+    const bool Slow = launch(true);
+    const bool AfterOneSlow = launch(false);
+    launch(true);
+    launch(true);
+    EXPECT_FALSE(launch(false)) << "both of the last two launches were slow";
+    Shown = Brief && Slow && AfterOneSlow;
+    Record = UINT64_MAX;
+  }
+  EXPECT_TRUE(Shown) << "a brief kernel went to the pool after one slow launch, every time";
+}
+
 // A worker that lingers on the ready list (CpuDevice.h) and takes a job
 // that runs long does not keep the work posted meanwhile from the other
 // workers: a job that waits for a later one finishes.
@@ -200,6 +260,24 @@ TEST(WorkPool, WorkIsLeftToAHostThatKeepsEnqueuingAndRunOnceItIsQuiet) {
   Dev.hostEnqueued();
   Dev.run([&] { Done = true; });
   EXPECT_TRUE(eventually([&] { return Done.load(); })) << "nobody ran the work of a quiet host";
+}
+
+// The lingering worker's deadline: 50 us after its start or its last work;
+// host activity moves it only while an item waits on the list.
+TEST(WorkPool, HostActivityKeepsAWorkerLingeringOnlyWhileAnItemWaits) {
+  using weft::cpu::LingerDeadline;
+  const LingerDeadline::Clock::time_point T0{};
+  LingerDeadline D(T0);
+  EXPECT_FALSE(D.over(T0 + 50us));
+  EXPECT_TRUE(D.over(T0 + 51us));
+  D.hostMoved(T0 + 40us, /*Waiting=*/0);
+  EXPECT_TRUE(D.over(T0 + 51us)) << "an enqueue that posted nothing kept the worker";
+  D.hostMoved(T0 + 40us, /*Waiting=*/1);
+  EXPECT_FALSE(D.over(T0 + 90us));
+  EXPECT_TRUE(D.over(T0 + 91us));
+  D.ran(T0 + 100us);
+  EXPECT_FALSE(D.over(T0 + 150us));
+  EXPECT_TRUE(D.over(T0 + 151us));
 }
 
 // Two items ready are parallelism (two queues, an out-of-order queue): the
