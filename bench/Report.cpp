@@ -21,12 +21,13 @@ size_t displayWidth(const std::string &S) {
   return Width;
 }
 
+} // namespace
+
 std::string pad(const std::string &S, size_t Width) {
   size_t W = displayWidth(S);
   return W >= Width ? S : S + std::string(Width - W, ' ');
 }
 
-/// About four significant digits, never exponents.
 std::string number(double V) {
   char Buf[64];
   double A = std::fabs(V);
@@ -34,6 +35,8 @@ std::string number(double V) {
   std::snprintf(Buf, sizeof(Buf), Format, V);
   return Buf;
 }
+
+namespace {
 
 std::string cellText(const Cell &C) {
   if (C.Failed)

@@ -32,6 +32,11 @@ struct Row {
   Cell Limit;              ///< empty if M.Limit is
 };
 
+/// S padded with spaces to Width terminal columns.
+std::string pad(const std::string &S, size_t Width);
+/// About four significant digits, never exponents.
+std::string number(double V);
+
 struct Report {
   std::vector<Column> Columns;
   std::vector<Row> Rows;

@@ -6,12 +6,14 @@
 //
 //   weft_bench [--platform NAME]... [--reps N] [--quick] [--only NAME[,NAME]]
 //              [--csv FILE] [--json FILE] [--timeout SECONDS] [--list]
+//              [--cores ROUNDS]
 //
 // Interleaving: for each figure, each device is prepared (kernels built,
 // warm-up run checked, batch sizes calibrated); then for each repetition
 // every device runs once in turn, the first device rotating, so that a
 // slow drift of the machine (thermal, another build) spreads over all.
 // Docs: docs/benchmarks.md.
+#include "Cores.h"
 #include "Figures.h"
 #include "NativeLimits.h"
 #include "Report.h"
@@ -59,6 +61,10 @@ struct Options {
   bool RepsGiven = false;
   bool List = false;
   double TimeoutSeconds = 600;
+  /// --cores: rounds of one CPU against all (Cores.h), 0 for none; and
+  /// the options each of those runs gets.
+  unsigned CoresRounds = 0;
+  std::vector<std::string> RunArgs;
 };
 
 const char *const Usage =
@@ -69,7 +75,10 @@ const char *const Usage =
     "  --quick          smaller sizes and shorter batches (a smoke run)\n"
     "  --only NAMES     only these figures (see --list)\n"
     "  --csv, --json    also write every repetition to FILE\n"
-    "  --timeout S      give up (exit 3) if one step takes longer (default 600)\n";
+    "  --timeout S      give up (exit 3) if one step takes longer (default 600)\n"
+    "  --cores ROUNDS   one CPU against all of them: ROUNDS pairs of runs of the figures\n"
+    "                   (default --only latency,throughput), one on the first CPU of the\n"
+    "                   process, one on all (no --csv or --json)\n";
 
 std::vector<std::string> splitCommas(const std::string &S) {
   std::vector<std::string> Parts;
@@ -88,6 +97,7 @@ std::vector<std::string> splitCommas(const std::string &S) {
 /// Parses argv into O; prints the problem and returns false on a bad option.
 bool parseOptions(int Argc, char **Argv, Options &O) {
   for (int I = 1; I < Argc; ++I) {
+    const int At = I; // the option and its value: Argv[At..I]
     std::string Arg = Argv[I];
     auto Value = [&](std::string &Out) {
       if (I + 1 >= Argc) {
@@ -127,6 +137,16 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
     } else if (Arg == "--json") {
       if (!Value(O.JsonPath))
         return false;
+    } else if (Arg == "--cores") {
+      if (!Value(V))
+        return false;
+      int N = std::atoi(V.c_str());
+      if (N < 1) {
+        std::fprintf(stderr, "weft_bench: --cores needs a positive number\n");
+        return false;
+      }
+      O.CoresRounds = static_cast<unsigned>(N);
+      continue; // not an option of the runs
     } else if (Arg == "--quick") {
       O.C.Quick = true;
     } else if (Arg == "--list") {
@@ -138,6 +158,11 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
       std::fprintf(stderr, "weft_bench: unknown option %s\n%s", Arg.c_str(), Usage);
       return false;
     }
+    O.RunArgs.insert(O.RunArgs.end(), Argv + At, Argv + I + 1);
+  }
+  if (O.CoresRounds && (!O.CsvPath.empty() || !O.JsonPath.empty() || O.List)) {
+    std::fprintf(stderr, "weft_bench: --cores writes no --csv or --json, and lists nothing\n");
+    return false;
   }
   if (O.C.Quick) {
     O.C.TargetSeconds = 0.03;
@@ -286,6 +311,13 @@ int benchMain(int Argc, char **Argv) {
   Options O;
   if (!parseOptions(Argc, Argv, O))
     return 2;
+
+  if (O.CoresRounds) {
+    std::vector<std::string> Args = O.RunArgs;
+    if (O.Only.empty())
+      Args.insert(Args.end(), {"--only", "latency,throughput"});
+    return compareCores(Args, O.CoresRounds);
+  }
 
   std::vector<std::unique_ptr<Figure>> Figures = makeAllFigures();
   if (O.List) {
