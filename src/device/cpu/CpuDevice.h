@@ -21,8 +21,8 @@
 // activity while an item waits) before it returns to TBB, and while it
 // does, posting wakes nobody. A host whose commands all run on the spot
 // (CpuDevice.cpp) does not keep it awake: polling beside such a stream
-// cost the stream a quarter of its rate. A
-// worker woken for a posted item lingers first. The lingering worker
+// cost the stream a quarter of its rate. A worker woken for a posted item
+// lingers first. The lingering worker
 // leaves a lone item to the host threads while they keep enqueuing (or
 // run, waiting, what they enqueued) and for 5 us after: a host that
 // enqueues and then waits runs its commands itself, with everything they
