@@ -107,6 +107,18 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
       Out = Argv[++I];
       return true;
     };
+    auto PositiveValue = [&](unsigned &Out) {
+      std::string Text;
+      if (!Value(Text))
+        return false;
+      const int N = std::atoi(Text.c_str());
+      if (N < 1) {
+        std::fprintf(stderr, "weft_bench: %s needs a positive number\n", Arg.c_str());
+        return false;
+      }
+      Out = static_cast<unsigned>(N);
+      return true;
+    };
     std::string V;
     if (Arg == "--platform") {
       if (!Value(V))
@@ -118,14 +130,8 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
       for (const std::string &Name : splitCommas(V))
         O.Only.push_back(Name);
     } else if (Arg == "--reps") {
-      if (!Value(V))
+      if (!PositiveValue(O.C.Reps))
         return false;
-      int N = std::atoi(V.c_str());
-      if (N < 1) {
-        std::fprintf(stderr, "weft_bench: --reps needs a positive number\n");
-        return false;
-      }
-      O.C.Reps = static_cast<unsigned>(N);
       O.RepsGiven = true;
     } else if (Arg == "--timeout") {
       if (!Value(V))
@@ -138,14 +144,8 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
       if (!Value(O.JsonPath))
         return false;
     } else if (Arg == "--cores") {
-      if (!Value(V))
+      if (!PositiveValue(O.CoresRounds))
         return false;
-      int N = std::atoi(V.c_str());
-      if (N < 1) {
-        std::fprintf(stderr, "weft_bench: --cores needs a positive number\n");
-        return false;
-      }
-      O.CoresRounds = static_cast<unsigned>(N);
       continue; // not an option of the runs
     } else if (Arg == "--quick") {
       O.C.Quick = true;
