@@ -214,8 +214,8 @@ constexpr uint32_t OnTheSpotNanos = 5000;
 /// an interrupt, a page fault or the host's scheduler (a timer tick every
 /// few milliseconds of a stream) does not send the kernel to the pool.
 /// Once one launch of an in-order stream went there, every later one
-/// waited behind it for the host's wait and ran from a cold cache: in a
-/// stream of 20,000 tiny kernels, 15-60 % of the launches did.
+/// waited behind it for the host's wait and ran from a cold cache: 15-60 %
+/// of the launches of streams of tiny kernels did, on two cores.
 struct RunRecord {
   static uint32_t shorter(uint64_t Record) {
     return std::min(uint32_t(Record), uint32_t(Record >> 32));
