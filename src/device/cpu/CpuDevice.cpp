@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -19,9 +20,11 @@ namespace weft::cpu {
 
 namespace {
 
-/// Per-worker memory for work-groups: the __local arena and the
+/// Per-thread memory for work-groups: the __local arena and the
 /// work-item frames of barrier kernels. Grows on demand, never shrinks.
 struct WorkerScratch {
+  /// Every thread's, while the thread lives (ThreadScratch).
+  WorkerScratch *Prev = nullptr, *Next = nullptr;
   char *Local = nullptr;
   size_t LocalSize = 0;
   char *Private = nullptr;
@@ -44,7 +47,45 @@ struct WorkerScratch {
   }
 };
 
-thread_local WorkerScratch Scratch;
+/// The calling thread's scratch, on the heap and linked into a list of
+/// every thread's: oneTBB's workers outlive main(), and at the process's
+/// exit their scratch is then reachable from a global, as it is in fact
+/// from their threads' storage. (The sanitizer builds tell LeakSanitizer
+/// not to scan thread-local storage, tests/support/SanitizerDefaults.cpp;
+/// it reported a worker's scratch as leaked.) A thread that ends frees
+/// its own.
+class ThreadScratch {
+public:
+  WorkerScratch &get() {
+    if (!Own) {
+      Own = new WorkerScratch;
+      std::lock_guard<std::mutex> Lock(ListMutex);
+      Own->Next = List;
+      if (List)
+        List->Prev = Own;
+      List = Own;
+    }
+    return *Own;
+  }
+  ~ThreadScratch() {
+    if (!Own)
+      return;
+    {
+      std::lock_guard<std::mutex> Lock(ListMutex);
+      (Own->Prev ? Own->Prev->Next : List) = Own->Next;
+      if (Own->Next)
+        Own->Next->Prev = Own->Prev;
+    }
+    delete Own;
+  }
+
+private:
+  WorkerScratch *Own = nullptr;
+  static inline std::mutex ListMutex;
+  static inline WorkerScratch *List = nullptr;
+};
+
+thread_local ThreadScratch Scratches;
 
 /// The runtime services of every kernel this device runs (KernelAbi.h).
 const rt::RuntimeServices Services{&PrintfOutput::print, &rt::services::enqueueKernel,
@@ -73,6 +114,7 @@ void runGroups(const rt::KernelLaunch &L, const GroupShape &Shape, size_t Begin,
     Ctx.NumGroups[D] = NumGroups[D];
   }
 
+  WorkerScratch &Scratch = Scratches.get();
   Scratch.Local =
       WorkerScratch::grow(Scratch.Local, Scratch.LocalSize, std::max<size_t>(L.LocalMemSize, 1));
   size_t MaxItems = Shape.LocalSize[0] * Shape.LocalSize[1] * Shape.LocalSize[2];
