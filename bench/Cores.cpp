@@ -47,10 +47,12 @@ struct Series {
   std::vector<double> One, All;
 };
 
-/// The medians of a run's CSV, by metric and column (the limits left out).
-using RunMedians = std::map<std::pair<std::string, std::string>, std::pair<Series, double>>;
+/// Every metric on every column (the limits left out).
+using SeriesTable = std::map<std::pair<std::string, std::string>, Series>;
 
-bool readRun(const std::string &Path, RunMedians &Out) {
+/// Adds the medians of a run's CSV to Table, as round Round of the side
+/// OneSide says; false if the file has no header.
+bool readRun(const std::string &Path, SeriesTable &Table, bool OneSide, unsigned Round) {
   std::ifstream F(Path);
   std::string Line;
   if (!std::getline(F, Line))
@@ -60,10 +62,12 @@ bool readRun(const std::string &Path, RunMedians &Out) {
     // metric,unit,higher_is_better,column,platform,device,status,median,...
     if (Fields.size() < 8 || Fields[3] == "limit")
       continue;
-    auto &[S, Median] = Out[{Fields[0], Fields[3]}];
+    Series &S = Table[{Fields[0], Fields[3]}];
     S.Unit = Fields[1];
     S.HigherIsBetter = Fields[2] == "1";
-    Median = Fields[6] == "ok" ? std::atof(Fields[7].c_str()) : NAN;
+    std::vector<double> &Into = OneSide ? S.One : S.All;
+    Into.resize(Round, NAN); // a metric an earlier run lacked
+    Into.push_back(Fields[6] == "ok" ? std::atof(Fields[7].c_str()) : NAN);
   }
   return true;
 }
@@ -143,7 +147,7 @@ int compareCores(const std::vector<std::string> &Args, unsigned Rounds) {
     return 2;
   }
   const std::string Csv = std::string(Dir) + "/run.csv", Log = std::string(Dir) + "/run.log";
-  std::map<std::pair<std::string, std::string>, Series> Table;
+  SeriesTable Table;
   int Status = 0;
   for (unsigned Round = 0; Round < Rounds && Status == 0; ++Round) {
     std::fprintf(stderr, "[cores] round %u/%u ...", Round + 1, Rounds);
@@ -154,20 +158,11 @@ int compareCores(const std::vector<std::string> &Args, unsigned Rounds) {
     for (int Side = 0; Side < 2; ++Side) {
       const bool OneSide = (Side == 0) == (Round % 2 == 0);
       const int Code = runOnCpus(Args, OneSide ? One : All, Csv, Log);
-      RunMedians Medians;
-      if (Code != 0 || !readRun(Csv, Medians)) {
+      if (Code != 0 || !readRun(Csv, Table, OneSide, Round)) {
         std::fprintf(stderr, "\nweft_bench: the run on %s failed (status %d):\n%s",
                      OneSide ? "one CPU" : "all CPUs", Code, slurp(Log).c_str());
         Status = 1;
         break;
-      }
-      for (auto &[Key, Run] : Medians) {
-        Series &S = Table[Key];
-        S.Unit = Run.first.Unit;
-        S.HigherIsBetter = Run.first.HigherIsBetter;
-        std::vector<double> &Into = OneSide ? S.One : S.All;
-        Into.resize(Round, NAN); // a metric a run lacked
-        Into.push_back(Run.second);
       }
     }
     std::fprintf(stderr, " %.1f s\n", now() - Start);
