@@ -146,7 +146,7 @@ TEST(WorkPool, WorkAJobsEndMakesReadyRunsNextOnItsThread) {
 }
 
 /// A one-work-group kernel of the tests below: it records the thread it ran
-/// on, and runs for SlowFor when asked to.
+/// on, and runs 200 us when Slow is set.
 struct TimedKernel {
   static inline std::atomic<bool> Slow{false};
   static inline std::thread::id RanOn;
