@@ -27,6 +27,7 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 #include <mutex>
@@ -404,6 +405,34 @@ bool LlvmProgramCompiler::inputsUnchanged(const rt::FileDigests &Inputs) {
     if (DiskCache::fileHash(Path) != Digest)
       return false;
   return true;
+}
+
+rt::CodeTarget LlvmProgramCompiler::target() {
+  rt::CodeTarget T;
+  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(T.Refused);
+  std::string Why;
+  if (!JTMB)
+    JTMB = HostTarget::builderFor("", Why);
+  Expected<std::unique_ptr<TargetMachine>> TM =
+      JTMB ? JTMB->createTargetMachine()
+           : Expected<std::unique_ptr<TargetMachine>>(createStringError(inconvertibleErrorCode(), Why));
+  if (!TM) {
+    T.Refused += (T.Refused.empty() ? "" : "; ") + toString(TM.takeError());
+    T.IsaName = "sse2"; // what every x86-64 CPU has
+    return T;
+  }
+  const MCSubtargetInfo &STI = *(*TM)->getMCSubtargetInfo();
+  T.Cpu = (*TM)->getTargetCPU().str();
+  if (STI.checkFeatures("+avx512f,+avx512bw")) {
+    T.SimdBytes = 64;
+    T.IsaName = "avx512";
+  } else if (STI.checkFeatures("+avx")) {
+    T.SimdBytes = 32;
+    T.IsaName = STI.checkFeatures("+avx2") ? "avx2" : "avx";
+  } else {
+    T.IsaName = STI.checkFeatures("+sse4.2") ? "sse4.2" : "sse2";
+  }
+  return T;
 }
 
 } // namespace weft::compiler

@@ -24,6 +24,7 @@ public:
   std::variant<rt::BuildOutput, rt::ObjectOutput, rt::BuildFailure>
   link(const std::vector<std::vector<unsigned char>> &Objects, const std::string &Options) override;
   bool inputsUnchanged(const rt::FileDigests &Inputs) override;
+  rt::CodeTarget target() override;
 };
 
 } // namespace weft::compiler

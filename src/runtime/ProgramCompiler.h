@@ -239,6 +239,19 @@ struct IntermediateLanguage {
   std::map<uint32_t, uint64_t> SpecValues;
 };
 
+/// The instruction set kernels are compiled for: the host's, or the CPU the
+/// WEFT_CPU environment variable names (docs/building.md). The device
+/// reports its vector widths from it.
+struct CodeTarget {
+  std::string Cpu;         ///< the CPU's name as LLVM knows it ("generic" for an unknown host)
+  unsigned SimdBytes = 16; ///< the widest vector register: 16, 32 or 64 bytes
+  std::string IsaName;     ///< "avx512", "avx2", "avx", "sse4.2" or "sse2"
+  /// Why builds fail ("" when they can run): WEFT_CPU names a CPU the host
+  /// cannot run, or the host is not supported. The fields above then
+  /// describe the host.
+  std::string Refused;
+};
+
 /// Compiles OpenCL C for the host CPU. Implementations must be thread-safe:
 /// programs are built concurrently from several host threads.
 class ProgramCompiler {
@@ -278,6 +291,9 @@ public:
   /// Whether every file still has the contents its digest records (what
   /// makes a build of the same source and options the same build).
   virtual bool inputsUnchanged(const FileDigests &Inputs) = 0;
+
+  /// What kernels are compiled for.
+  virtual CodeTarget target() = 0;
 
   /// The process-wide compiler for the host CPU.
   static ProgramCompiler &get();

@@ -104,6 +104,63 @@ TEST(BuildTest, WhatCodeGenerationWouldRejectFailsTheBuild) {
   EXPECT_FLOAT_EQ(Data[0], std::sin(0.5f));
 }
 
+// WEFT_CPU (docs/building.md): a level the host runs is what kernels are
+// compiled for and what the device reports; a name LLVM does not know, or
+// a CPU with features the host lacks (knl's AVX-512 ER and PF, which only
+// Xeon Phi had), fails builds with the reason in the log.
+TEST(BuildTest, WeftCpuChoosesTheTargetAndRefusesWhatTheHostCannotRun) {
+  // WEFT_CPU as it was (the ISA matrix's runs set it), whatever fails.
+  struct Restore {
+    const char *Before = std::getenv(HostTarget::CpuVariable);
+    const std::string Saved = Before ? Before : "";
+    ~Restore() {
+      if (Before)
+        setenv(HostTarget::CpuVariable, Saved.c_str(), 1);
+      else
+        unsetenv(HostTarget::CpuVariable);
+    }
+  } Restored;
+  const char *Kernel = "kernel void k(global float *p) { p[get_global_id(0)] *= 2.0f; }";
+
+  setenv(HostTarget::CpuVariable, "x86-64-v2", 1);
+  rt::CodeTarget T = rt::ProgramCompiler::get().target();
+  EXPECT_EQ(T.Cpu, "x86-64-v2");
+  EXPECT_EQ(T.SimdBytes, 16u);
+  EXPECT_EQ(T.IsaName, "sse4.2");
+  EXPECT_EQ(T.Refused, "");
+  std::string Why;
+  std::optional<llvm::orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+  ASSERT_TRUE(JTMB) << Why;
+  EXPECT_EQ(JTMB->getCPU(), "x86-64-v2");
+  const std::string Features = JTMB->getFeatures().getString();
+  EXPECT_NE(Features.find("+sse4.2"), std::string::npos) << Features;
+  EXPECT_EQ(Features.find("+avx"), std::string::npos) << Features;
+  {
+    Program P;
+    Buffer<float> Data(100, 1.5f);
+    EXPECT_TRUE(P.build(Kernel)) << P.log();
+    EXPECT_TRUE(P.run("k", range1(100, 10), {Arg::pointer(Data.data())}));
+    EXPECT_EQ(Data[99], 3.0f);
+  }
+
+  for (const char *Cpu : {"no-such-cpu", "knl"}) {
+    setenv(HostTarget::CpuVariable, Cpu, 1);
+    T = rt::ProgramCompiler::get().target();
+    EXPECT_NE(T.Refused.find(std::string("WEFT_CPU=") + Cpu + " is refused"), std::string::npos)
+        << T.Refused;
+    EXPECT_FALSE(T.IsaName.empty()); // the host's, reported instead
+    auto R = build(Kernel);
+    ASSERT_TRUE(std::holds_alternative<rt::BuildFailure>(R)) << Cpu;
+    const auto &F = std::get<rt::BuildFailure>(R);
+    EXPECT_EQ(F.Code, CL_BUILD_PROGRAM_FAILURE);
+    EXPECT_NE(F.Log.find(std::string("WEFT_CPU=") + Cpu + " is refused"), std::string::npos)
+        << F.Log;
+    EXPECT_NE(F.Log.find(std::string(Cpu) == "knl" ? "lacks" : "not an x86-64 CPU"),
+              std::string::npos)
+        << F.Log;
+  }
+}
+
 // A kernel whose code cannot be generated at its first launch fails that
 // lookup and every later one with CL_INVALID_PROGRAM_EXECUTABLE and the
 // compiler's log (here: a prepared module that is not bitcode); a name the

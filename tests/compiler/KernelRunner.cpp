@@ -195,9 +195,10 @@ std::string compilesPrinted(const std::function<void()> &Body, const char *When)
   return Printed;
 }
 
-std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
-  std::string Why;
-  std::optional<llvm::orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+namespace {
+
+std::unique_ptr<llvm::TargetMachine>
+targetMachine(std::optional<llvm::orc::JITTargetMachineBuilder> JTMB, const std::string &Why) {
   if (!JTMB) {
     ADD_FAILURE() << Why;
     return nullptr;
@@ -208,6 +209,20 @@ std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
     return nullptr;
   }
   return std::move(*TM);
+}
+
+} // namespace
+
+std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
+  std::string Why;
+  std::optional<llvm::orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(Why);
+  return targetMachine(std::move(JTMB), Why);
+}
+
+std::unique_ptr<llvm::TargetMachine> targetMachineFor(const std::string &Cpu) {
+  std::string Why;
+  std::optional<llvm::orc::JITTargetMachineBuilder> JTMB = HostTarget::builderFor(Cpu, Why);
+  return targetMachine(std::move(JTMB), Why);
 }
 
 PassAnalyses::PassAnalyses(llvm::TargetMachine *TM) {

@@ -139,6 +139,11 @@ std::string compilesPrinted(const std::function<void()> &Body, const char *When 
 /// vector registers.
 std::unique_ptr<llvm::TargetMachine> hostTargetMachine();
 
+/// A TargetMachine for Cpu (an x86-64 level or LLVM CPU name) whether or
+/// not the host can run its code (nullptr, with a test failure, on error):
+/// for tests that compile to inspect, never to run.
+std::unique_ptr<llvm::TargetMachine> targetMachineFor(const std::string &Cpu);
+
 /// The analysis managers of a pass pipeline, each analysis registered and
 /// the managers cross-wired (TM's target analyses when given): for tests
 /// that run a pass needing loop or module analyses.

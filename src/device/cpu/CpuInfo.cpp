@@ -1,7 +1,9 @@
-// Host CPU probing from /proc, /sys, sysconf and cpuid.
+// Host CPU probing from /proc, /sys and sysconf; the vector widths from the
+// instruction set the compiler emits (rt::ProgramCompiler::target()).
 #include "device/cpu/CpuInfo.h"
 
 #include "runtime/Capabilities.h"
+#include "runtime/ProgramCompiler.h"
 
 #include <sched.h>
 #include <unistd.h>
@@ -76,25 +78,14 @@ void probeCaches(rt::DeviceProperties &P) {
 }
 
 void probeIsa(rt::DeviceProperties &P) {
-  __builtin_cpu_init();
+  // The registers of the code the compiler emits: the host's, or those of
+  // the CPU WEFT_CPU names.
+  rt::CodeTarget Target = rt::ProgramCompiler::get().target();
+  const unsigned Bytes = Target.SimdBytes;
+  P.SimdBytes = Bytes;
   // char, short, int, long, float, double, half: lanes of one register.
-  auto Widths = [&](unsigned Bytes) {
-    P.SimdBytes = Bytes;
-    P.VectorWidths = {Bytes, Bytes / 2, Bytes / 4, Bytes / 8, Bytes / 4, Bytes / 8, 0};
-  };
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
-    Widths(64);
-    P.IsaName = "avx512";
-  } else if (__builtin_cpu_supports("avx2")) {
-    Widths(32);
-    P.IsaName = "avx2";
-  } else if (__builtin_cpu_supports("avx")) {
-    Widths(32);
-    P.IsaName = "avx";
-  } else {
-    Widths(16);
-    P.IsaName = __builtin_cpu_supports("sse4.2") ? "sse4.2" : "sse2";
-  }
+  P.VectorWidths = {Bytes, Bytes / 2, Bytes / 4, Bytes / 8, Bytes / 4, Bytes / 8, 0};
+  P.IsaName = std::move(Target.IsaName);
 }
 
 } // namespace
