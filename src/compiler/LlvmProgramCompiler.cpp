@@ -409,20 +409,24 @@ bool LlvmProgramCompiler::inputsUnchanged(const rt::FileDigests &Inputs) {
 
 rt::CodeTarget LlvmProgramCompiler::target() {
   rt::CodeTarget T;
-  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(T.Refused);
   std::string Why;
-  if (!JTMB)
+  std::optional<orc::JITTargetMachineBuilder> JTMB = HostTarget::builder(T.Refused);
+  if (!JTMB) // WEFT_CPU refused: the host's registers, which is what runs
     JTMB = HostTarget::builderFor("", Why);
-  Expected<std::unique_ptr<TargetMachine>> TM =
-      JTMB ? JTMB->createTargetMachine()
-           : Expected<std::unique_ptr<TargetMachine>>(createStringError(inconvertibleErrorCode(), Why));
+  std::unique_ptr<TargetMachine> TM;
+  if (JTMB) {
+    if (Expected<std::unique_ptr<TargetMachine>> Made = JTMB->createTargetMachine())
+      TM = std::move(*Made);
+    else
+      Why = toString(Made.takeError());
+  }
   if (!TM) {
-    T.Refused += (T.Refused.empty() ? "" : "; ") + toString(TM.takeError());
+    T.Refused += (T.Refused.empty() ? "" : "; ") + Why;
     T.IsaName = "sse2"; // what every x86-64 CPU has
     return T;
   }
-  const MCSubtargetInfo &STI = *(*TM)->getMCSubtargetInfo();
-  T.Cpu = (*TM)->getTargetCPU().str();
+  const MCSubtargetInfo &STI = *TM->getMCSubtargetInfo();
+  T.Cpu = TM->getTargetCPU().str();
   if (STI.checkFeatures("+avx512f,+avx512bw")) {
     T.SimdBytes = 64;
     T.IsaName = "avx512";

@@ -136,9 +136,7 @@ protected:
   }
 
   /// Whether the target has the features (LLVM's "+avx2,+fma").
-  bool has(const char *Features) const {
-    return TM->getMCSubtargetInfo()->checkFeatures(Features);
-  }
+  bool has(const char *Features) const { return TM->getMCSubtargetInfo()->checkFeatures(Features); }
   /// Without FMA (x86-64-v2) llvm.fma is a libm call a lane: a builtin
   /// whose exact steps use fma stays scalar there.
   bool scalarFma() const { return !has("+fma"); }
@@ -156,11 +154,10 @@ protected:
   /// Element than the kernel's own vectors of Lanes. A float builtin that
   /// Math.cl computes in double (cbrt, lgamma, tgamma) is as wide as the
   /// target's double vectors instead: 4 work-items at a time under AVX2.
-  void expectAcrossWorkItems(const std::string &Name, Function &WG, Type *Element,
-                             unsigned Lanes) {
-    const bool ViaDouble = Element->isFloatTy() && (Name.rfind("cbrt", 0) == 0 ||
-                                                    Name.rfind("lgamma", 0) == 0 ||
-                                                    Name.rfind("tgamma", 0) == 0);
+  void expectAcrossWorkItems(const std::string &Name, Function &WG, Type *Element, unsigned Lanes) {
+    const bool ViaDouble =
+        Element->isFloatTy() && (Name.rfind("cbrt", 0) == 0 || Name.rfind("lgamma", 0) == 0 ||
+                                 Name.rfind("tgamma", 0) == 0);
     if (ViaDouble) {
       EXPECT_GT(vectorizedLoops(WG), 0u) << Name << " was not vectorized across work-items";
       EXPECT_GE(widestVector(WG, Type::getDoubleTy(WG.getContext())), doubleLanes()) << Name;
@@ -593,7 +590,8 @@ TEST_P(VectorizeTest, MathOnWideVectorsLeavesNoScalarCall) {
       const std::string F = K.Name.substr(0, K.Name.rfind('_'));
       // Without FMA, cbrt, rootn, tanpi and double exp keep their exact
       // steps' fma scalar; on SSE4.2 alone, double logb its 64-bit clz.
-      if ((scalarFma() && (F == "cbrt" || F == "rootn" || F == "tanpi" || (Double && F == "exp"))) ||
+      if ((scalarFma() &&
+           (F == "cbrt" || F == "rootn" || F == "tanpi" || (Double && F == "exp"))) ||
           (scalarInt64() && Double && F == "logb")) {
         bool Scalar = false;
         for (Instruction &I : instructions(WG))
