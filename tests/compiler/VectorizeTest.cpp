@@ -138,8 +138,12 @@ protected:
   /// Whether the target has the features (LLVM's "+avx2,+fma").
   bool has(const char *Features) const { return TM->getMCSubtargetInfo()->checkFeatures(Features); }
   /// Without FMA (x86-64-v2) llvm.fma is a libm call a lane: a builtin
-  /// whose exact steps use fma stays scalar there.
-  bool scalarFma() const { return !has("+fma"); }
+  /// whose exact steps use fma stays scalar there. These are Function's
+  /// (its name, of a double or float form).
+  bool fmaKeepsScalar(const std::string &Function, bool Double) const {
+    static const std::set<std::string> UseFma = {"cbrt", "sinpi", "cospi", "tanpi", "rootn"};
+    return !has("+fma") && (UseFma.count(Function) || (Double && Function == "exp"));
+  }
   /// SSE4.2 alone (x86-64-v2): LLVM 15's cost model finds its forms of
   /// 64-bit clz (ilogb and logb of doubles too), of 64-bit rotates (AVX2
   /// has per-lane variable shifts) and of 64-bit integer to floating
@@ -254,8 +258,9 @@ TEST_P(VectorizeTest, ExactMathFunctions) {
     Cases.push_back({std::string("normalize_") + T, Ts, "normalize((" + Ts + "4)(a[i])).x"});
     Cases.push_back({std::string("isnan_") + T, Ts, "isnan(a[i]) + isless(a[i], b[i])"});
     std::set<std::string> Scalar;
-    if (scalarFma()) // sinpi and cospi reduce their argument with fma
-      Scalar.insert({"sinpi_" + Ts, "cospi_" + Ts});
+    for (const Case &K : Cases)
+      if (fmaKeepsScalar(K.Name.substr(0, K.Name.rfind('_')), Ts == "double"))
+        Scalar.insert(K.Name); // sinpi and cospi reduce their argument with fma
     if (scalarInt64() && Ts == "double")
       Scalar.insert({"logb_double", "ilogb_double"});
     expectVectorized(Cases, "-cl-std=CL3.0", Scalar);
@@ -334,7 +339,7 @@ TEST_P(VectorizeTest, TranscendentalFunctionsCallLibmvec) {
                      std::count(SleefInDouble.begin(), SleefInDouble.end(), Function)))
         return;
       // Without FMA these keep their libm calls scalar beside an fma.
-      if (scalarFma() && (Function == "cbrt" || Function == "tanpi" || Function == "rootn")) {
+      if (fmaKeepsScalar(Function, Double)) {
         EXPECT_TRUE(callsScalarFma(WG)) << T << " " << K.Expr << " was expected scalar";
         return;
       }
@@ -588,21 +593,18 @@ TEST_P(VectorizeTest, MathOnWideVectorsLeavesNoScalarCall) {
     const bool Double = Ts.rfind("double", 0) == 0;
     checkCases(Cases, "-cl-std=CL3.0", [&](const Case &K, Function &WG) {
       const std::string F = K.Name.substr(0, K.Name.rfind('_'));
-      // Without FMA, cbrt, rootn, tanpi and double exp keep their exact
-      // steps' fma scalar; on SSE4.2 alone, double logb its 64-bit clz.
-      if ((scalarFma() &&
-           (F == "cbrt" || F == "rootn" || F == "tanpi" || (Double && F == "exp"))) ||
-          (scalarInt64() && Double && F == "logb")) {
-        bool Scalar = false;
-        for (Instruction &I : instructions(WG))
-          Scalar |= isa<CallInst>(I) && I.getType()->isFloatingPointTy();
-        EXPECT_TRUE(Scalar) << K.Name << " was expected to call a function on a scalar";
-        return;
-      }
+      std::vector<std::string> ScalarCalls;
       for (Instruction &I : instructions(WG))
         if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->getType()->isFloatingPointTy())
-          ADD_FAILURE() << K.Name << " calls " << Call->getCalledOperand()->getName().str()
-                        << " on a scalar";
+          ScalarCalls.push_back(Call->getCalledOperand()->getName().str());
+      // Without FMA the builtins on fma keep it scalar; on SSE4.2 alone,
+      // double logb its 64-bit clz.
+      if (fmaKeepsScalar(F, Double) || (scalarInt64() && Double && F == "logb")) {
+        EXPECT_FALSE(ScalarCalls.empty()) << K.Name << " was expected to call a function on a scalar";
+        return;
+      }
+      for (const std::string &Callee : ScalarCalls)
+        ADD_FAILURE() << K.Name << " calls " << Callee << " on a scalar";
     });
   }
 }
@@ -687,7 +689,7 @@ TEST_P(VectorizeTest, GuardedFloat4MathRunsOnFourLanes) {
       {"frexp", "float4", "({ int4 e; frexp(a[i], &e) + convert_float4(e); })", "a[i].x > 0.0f"});
   checkCases(Cases, "-cl-std=CL3.0", [&](const Case &K, Function &WG) {
     // Without FMA, cbrt and tanpi keep their exact steps' fma scalar.
-    if (scalarFma() && (K.Name == "cbrt" || K.Name == "tanpi")) {
+    if (fmaKeepsScalar(K.Name, false)) {
       EXPECT_TRUE(callsScalarFma(WG)) << K.Name << " was expected scalar";
       return;
     }
@@ -897,7 +899,7 @@ TEST_P(VectorizeTest, BarrierKernelsUnrollLaneLoops) {
   for (const std::string &K : Kernels) {
     Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + K);
     ASSERT_NE(WG, nullptr) << K;
-    if (K == "k_cbrt" && scalarFma()) {
+    if (fmaKeepsScalar(K.substr(2), false)) {
       // Without FMA cbrt's exact steps stay scalar.
       EXPECT_TRUE(callsScalarFma(*WG)) << K << " was expected scalar";
     } else if (has("+avx")) {
@@ -912,7 +914,7 @@ TEST_P(VectorizeTest, BarrierKernelsUnrollLaneLoops) {
   }
   Function *WG = M->getFunction(std::string(wi::WorkGroupPrefix) + "k_cbrt_double4");
   ASSERT_NE(WG, nullptr);
-  if (scalarFma()) {
+  if (fmaKeepsScalar("cbrt", true)) {
     EXPECT_TRUE(callsScalarFma(*WG)) << "k_cbrt_double4 was expected scalar";
     return;
   }
