@@ -16,7 +16,15 @@ struct NativeLimit {
   const char *Name; ///< what metrics name: "fma.float", "stream.copy", ...
   const char *Unit; ///< the unit of the metrics read against it
   const char *What; ///< one line for --list and the docs
+  /// Whether it bounds the figures of --quick runs too. A stream limit does
+  /// not: a --quick figure's data (16 MiB and less) may stay in the cache.
+  bool BoundsQuickRuns = false;
 };
+
+/// How far above its limit's highest measurement a figure's lowest may be
+/// before the limit counts as wrong (weft_bench then fails): the noise of
+/// runs of a few tenths of a second on a shared machine, and then some.
+constexpr double LimitSlack = 1.25;
 
 /// Every limit, in report order.
 const std::vector<NativeLimit> &nativeLimits();

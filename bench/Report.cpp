@@ -80,13 +80,6 @@ std::string limitShareText(const Cell &Weft, const Cell &Limit) {
   return Buf;
 }
 
-int weftColumn(const std::vector<Column> &Columns) {
-  for (size_t I = 0; I < Columns.size(); ++I)
-    if (Columns[I].IsWeft)
-      return static_cast<int>(I);
-  return -1;
-}
-
 std::string csvField(const std::string &S) {
   if (S.find_first_of(",\"\n") == std::string::npos)
     return S;
@@ -121,11 +114,21 @@ std::string jsonNumber(double V) {
 
 } // namespace
 
+int weftColumn(const std::vector<Column> &Columns) {
+  for (size_t I = 0; I < Columns.size(); ++I)
+    if (Columns[I].IsWeft)
+      return static_cast<int>(I);
+  return -1;
+}
+
 bool Report::anyFailed() const {
-  for (const Row &R : Rows)
+  for (const Row &R : Rows) {
+    if (!R.LimitBroken.empty())
+      return true;
     for (const Cell &C : R.Cells)
       if (C.Failed)
         return true;
+  }
   return false;
 }
 
@@ -202,6 +205,14 @@ void Report::printTable(std::FILE *Out) const {
         std::fprintf(Out, "  %s on %s: %s\n", R.M.Name.c_str(), Columns[I].Label.c_str(),
                      R.Cells[I].Why.c_str());
       }
+  for (const Row &R : Rows)
+    if (!R.LimitBroken.empty()) {
+      if (!Header2)
+        std::fprintf(Out, "\nFailures:\n");
+      Header2 = true;
+      std::fprintf(Out, "  %s: limit %s: %s\n", R.M.Name.c_str(), R.M.Limit.c_str(),
+                   R.LimitBroken.c_str());
+    }
 }
 
 bool Report::writeCsv(const std::string &Path) const {

@@ -30,12 +30,17 @@ struct Row {
   Metric M;
   std::vector<Cell> Cells; ///< one per Column
   Cell Limit;              ///< empty if M.Limit is
+  /// Non-empty when the limit does not bound Weft's figure: why (a FAILED
+  /// run, as a wrong result is).
+  std::string LimitBroken;
 };
 
 /// S padded with spaces to Width terminal columns.
 std::string pad(const std::string &S, size_t Width);
 /// About four significant digits, never exponents.
 std::string number(double V);
+/// The index of Weft's column, -1 if there is none.
+int weftColumn(const std::vector<Column> &Columns);
 
 struct Report {
   std::vector<Column> Columns;

@@ -234,7 +234,7 @@ void runFigure(Figure &F, std::vector<std::unique_ptr<Device>> &Devices, const C
                Watchdog &Dog, Report &Out) {
   std::vector<Row *> Rows;
   for (const Metric &M : F.metrics()) {
-    Out.Rows.push_back(Row{M, std::vector<Cell>(Devices.size()), Cell{}});
+    Out.Rows.push_back(Row{M, std::vector<Cell>(Devices.size()), Cell{}, {}});
   }
   for (size_t I = Out.Rows.size() - F.metrics().size(); I < Out.Rows.size(); ++I)
     Rows.push_back(&Out.Rows[I]);
@@ -280,6 +280,37 @@ void runFigure(Figure &F, std::vector<std::unique_ptr<Device>> &Devices, const C
   Dog.step("");
 }
 
+/// A limit must bound what it is read against: Weft's lowest repetition of
+/// a figure more than LimitSlack above the limit's highest says the limit
+/// measured less than the machine does (as 512-bit chains spilling on AVX2
+/// once did), and fails the run. In --quick runs, only the limits that
+/// bound small data (NativeLimit::BoundsQuickRuns).
+void checkLimits(const Config &C, Report &Out) {
+  const int Weft = weftColumn(Out.Columns);
+  if (Weft < 0)
+    return;
+  for (Row &R : Out.Rows) {
+    const Cell &Figure = R.Cells[Weft];
+    if (R.M.Limit.empty() || !R.M.HigherIsBetter || Figure.Failed || Figure.Values.empty() ||
+        R.Limit.Values.empty())
+      continue;
+    auto L = std::find_if(nativeLimits().begin(), nativeLimits().end(),
+                          [&](const NativeLimit &N) { return R.M.Limit == N.Name; });
+    if (C.Quick && (L == nativeLimits().end() || !L->BoundsQuickRuns))
+      continue;
+    const double Lowest = *std::min_element(Figure.Values.begin(), Figure.Values.end());
+    const double Highest = *std::max_element(R.Limit.Values.begin(), R.Limit.Values.end());
+    if (Lowest > Highest * LimitSlack) {
+      char Why[160];
+      std::snprintf(Why, sizeof Why,
+                    "Weft's lowest %s is %s, the limit's highest %s: the limit does not bound "
+                    "it",
+                    R.M.Unit.c_str(), number(Lowest).c_str(), number(Highest).c_str());
+      R.LimitBroken = Why;
+    }
+  }
+}
+
 /// The native limits the report's metrics are read against, each measured
 /// Reps times (once for all the metrics that name it).
 void measureLimits(const Config &C, Watchdog &Dog, Report &Out) {
@@ -303,6 +334,7 @@ void measureLimits(const Config &C, Watchdog &Dog, Report &Out) {
   for (Row &R : Out.Rows)
     if (!R.M.Limit.empty())
       R.Limit = Measured[R.M.Limit];
+  checkLimits(C, Out);
 }
 
 } // namespace
