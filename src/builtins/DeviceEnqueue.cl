@@ -1,6 +1,6 @@
 // The ndrange_t constructors of device-side enqueue (OpenCL C 6.15.16.3).
 // enqueue_kernel itself and the device-event built-ins are runtime
-// services (DeviceEnqueuePass, runtime/DeviceEnqueue.h); an ndrange is
+// services (DeviceEnqueuePass, runtime/commands/DeviceEnqueue.h); an ndrange is
 // plain data: offsets, global sizes and local sizes (0: the runtime
 // chooses), dimensions past work_dim size 1.
 

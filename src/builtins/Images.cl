@@ -8,7 +8,7 @@
 // An image argument points at the image's WeftImage; a sampler argument is
 // its CLK_* bits carried as a pointer value, and so is what
 // __translate_sampler_initializer (below) makes of a sampler literal, which
-// thus folds into the reads once they are inlined. src/runtime/ImageLayout.h
+// thus folds into the reads once they are inlined. src/runtime/memory/ImageLayout.h
 // is that contract; this file is its kernel side.
 //
 // Each overload is a line of a macro that puts its coordinates in (x, y, z),
@@ -30,7 +30,7 @@
 // the builtin library but powr (sRGB). The compile needs cl_khr_3d_image_writes
 // and cl_khr_depth_images on: their overloads use their types.
 #include "BuiltinMacros.h"
-#include "runtime/ImageLayout.h"
+#include "runtime/memory/ImageLayout.h"
 
 typedef __global const WeftImage *Img;
 

@@ -19,7 +19,7 @@ MATH1(trunc, __builtin_truncf, __builtin_trunc)
 MATH1(rint, __builtin_rintf, __builtin_rint)
 // The transcendental functions call libm (or SLEEF), whose calls the loop
 // vectorizer turns into libmvec's or SLEEF's vector forms
-// (src/compiler/VectorMath.cpp has the forms it may use and their measured
+// (src/compiler/vectorize/VectorMath.cpp has the forms it may use and their measured
 // errors). Where libmvec's float form
 // comes within an ulp of OpenCL C's bound, or beyond it, the float function
 // is computed in double and rounded once (VIA_DOUBLE): libmvec's double

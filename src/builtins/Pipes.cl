@@ -8,7 +8,7 @@
 // SPIR-V translator. With opaque pointers those are the types of the
 // definitions below, which the kernel pipeline links like any builtin: the
 // pipe is a pointer to its memory (the kernel argument is the pipe object's
-// memory), laid out as src/runtime/PipeLayout.h says; this file is the other
+// memory), laid out as src/runtime/memory/PipeLayout.h says; this file is the other
 // side of that contract.
 //
 // A reservation id is the pointer-sized value (position << 32) | count:
@@ -21,7 +21,7 @@
 // the whole work-group in Weft (SubGroups.cl), so the sub-group forms are
 // the work-group ones.
 #include "BuiltinMacros.h"
-#include "runtime/PipeLayout.h"
+#include "runtime/memory/PipeLayout.h"
 
 typedef volatile __global atomic_uint *Counter;
 

@@ -3,7 +3,7 @@
 // order that works, with the reasons in KernelPipeline.cpp) and optimization.
 #pragma once
 
-#include "runtime/ProgramCompiler.h"
+#include "runtime/program/ProgramCompiler.h"
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/IR/Module.h>

@@ -9,17 +9,17 @@
 // (-cl-kernel-arg-info), so link() keeps whatever names its inputs carry.
 #include "compiler/LlvmProgramCompiler.h"
 
-#include "compiler/BuildOptions.h"
-#include "compiler/ClangFrontend.h"
 #include "compiler/CompilerSession.h"
 #include "compiler/CrashRecovery.h"
-#include "compiler/DiskCache.h"
-#include "compiler/HostTarget.h"
-#include "compiler/JitExecutable.h"
 #include "compiler/KernelPipeline.h"
-#include "compiler/ProgramParts.h"
-#include "compiler/SpirvFrontend.h"
-#include "compiler/VectorMath.h"
+#include "compiler/codegen/DiskCache.h"
+#include "compiler/codegen/HostTarget.h"
+#include "compiler/codegen/JitExecutable.h"
+#include "compiler/codegen/ProgramParts.h"
+#include "compiler/frontend/BuildOptions.h"
+#include "compiler/frontend/ClangFrontend.h"
+#include "compiler/frontend/SpirvFrontend.h"
+#include "compiler/vectorize/VectorMath.h"
 
 #include <algorithm>
 #include <atomic>

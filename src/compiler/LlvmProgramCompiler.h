@@ -1,10 +1,10 @@
-// LlvmProgramCompiler: the ProgramCompiler (runtime/ProgramCompiler.h) built
+// LlvmProgramCompiler: the ProgramCompiler (runtime/program/ProgramCompiler.h) built
 // on Clang and LLVM: front end -> KernelPipeline -> JitExecutable. Compiled
 // objects and libraries are the front end's modules as bitcode, before the
 // builtins and the work-group passes, so that link() sees whole programs.
 #pragma once
 
-#include "runtime/ProgramCompiler.h"
+#include "runtime/program/ProgramCompiler.h"
 
 namespace weft::compiler {
 

@@ -145,7 +145,7 @@ private:
 /// Any pointer value is safe to ask about: it is read only once it is known
 /// to be a live handle (LiveHandles.h). Handles come from the application
 /// (the API layer's fromHandle) and from kernels (a clk_event_t or a
-/// queue_t, runtime/DeviceEnqueue.cpp).
+/// queue_t, runtime/commands/DeviceEnqueue.cpp).
 template <typename T> T *liveObject(const void *P) {
   if (!P || !handles::live(P))
     return nullptr;

@@ -4,8 +4,8 @@
 // PrivateFrameSize per work-item, and calls the work-group function.
 #include "KernelRunner.h"
 
-#include "compiler/HostTarget.h"
-#include "runtime/Capabilities.h"
+#include "compiler/codegen/HostTarget.h"
+#include "runtime/platform/Capabilities.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Passes/PassBuilder.h>

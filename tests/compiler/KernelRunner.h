@@ -3,7 +3,7 @@
 // in the runtime, reduced to a loop over groups on one thread.
 #pragma once
 
-#include "runtime/ProgramCompiler.h"
+#include "runtime/program/ProgramCompiler.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>

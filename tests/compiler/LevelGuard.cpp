@@ -4,7 +4,7 @@
 // run for a level the host cannot run, or for the host's own level (the
 // plain run covers it), skips every test and says why ("Level skipped",
 // which CTest reads as a skip). Without WEFT_CPU this does nothing.
-#include "compiler/HostTarget.h"
+#include "compiler/codegen/HostTarget.h"
 
 #include <gtest/gtest.h>
 

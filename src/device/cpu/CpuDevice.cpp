@@ -3,8 +3,8 @@
 #include "device/cpu/CpuInfo.h"
 #include "device/cpu/KernelFaultReport.h"
 #include "device/cpu/Printf.h"
-#include "runtime/DeviceEnqueue.h"
 #include "runtime/TsanHandOff.h"
+#include "runtime/commands/DeviceEnqueue.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

@@ -36,7 +36,7 @@
 // holds no later work back.
 #pragma once
 
-#include "runtime/DeviceBackend.h"
+#include "runtime/platform/DeviceBackend.h"
 
 #include <tbb/global_control.h>
 #include <tbb/spin_mutex.h>

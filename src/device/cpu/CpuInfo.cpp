@@ -2,8 +2,8 @@
 // instruction set the compiler emits (rt::ProgramCompiler::target()).
 #include "device/cpu/CpuInfo.h"
 
-#include "runtime/Capabilities.h"
-#include "runtime/ProgramCompiler.h"
+#include "runtime/platform/Capabilities.h"
+#include "runtime/program/ProgramCompiler.h"
 
 #include <sched.h>
 #include <unistd.h>

@@ -5,7 +5,7 @@
 // truthfully.
 #pragma once
 
-#include "runtime/DeviceBackend.h"
+#include "runtime/platform/DeviceBackend.h"
 
 namespace weft::cpu {
 

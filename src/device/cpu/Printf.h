@@ -2,7 +2,7 @@
 // output of one kernel launch.
 //
 // A kernel's printf arrives here through WorkGroupContext::Printf with its
-// arguments described (runtime/KernelAbi.h, compiler/PrintfPass.cpp). The
+// arguments described (runtime/program/KernelAbi.h, compiler/workgroup/PrintfPass.cpp). The
 // call is formatted at once, by the worker that runs the work-item, into
 // that worker's buffer of the launch; the launch writes every buffer to
 // stdout before its command ends. A work-item runs on one worker from
@@ -11,7 +11,7 @@
 // specification allows.
 #pragma once
 
-#include "runtime/KernelAbi.h"
+#include "runtime/program/KernelAbi.h"
 
 #include <tbb/enumerable_thread_specific.h>
 

@@ -3,10 +3,10 @@
 // Each entry point validates handles, the wait list and the region, then
 // makes one command of the runtime (MemoryCommands.h, KernelCommand.h,
 // SyncCommand) and hands it to the queue.
-#include "runtime/KernelCommand.h"
-#include "runtime/MemoryCommands.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
+#include "runtime/commands/KernelCommand.h"
+#include "runtime/commands/MemoryCommands.h"
 
 #include <algorithm>
 #include <cstring>

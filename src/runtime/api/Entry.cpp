@@ -1,7 +1,7 @@
 // Shared entry-point machinery: error reporting, the info writer, wait lists.
 #include "runtime/api/Entry.h"
 
-#include "runtime/MemoryCommands.h"
+#include "runtime/commands/MemoryCommands.h"
 
 #include <cstdio>
 #include <cstdlib>

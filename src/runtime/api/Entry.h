@@ -8,18 +8,18 @@
 // create(), the only `try` of the API layer.
 #pragma once
 
-#include "runtime/CommandQueue.h"
-#include "runtime/Context.h"
-#include "runtime/Device.h"
-#include "runtime/Event.h"
-#include "runtime/Image.h"
-#include "runtime/Kernel.h"
-#include "runtime/Buffer.h"
-#include "runtime/MemObject.h"
-#include "runtime/Platform.h"
-#include "runtime/Program.h"
 #include "runtime/Result.h"
-#include "runtime/Sampler.h"
+#include "runtime/execution/CommandQueue.h"
+#include "runtime/execution/Event.h"
+#include "runtime/memory/Buffer.h"
+#include "runtime/memory/Image.h"
+#include "runtime/memory/MemObject.h"
+#include "runtime/memory/Sampler.h"
+#include "runtime/platform/Context.h"
+#include "runtime/platform/Device.h"
+#include "runtime/platform/Platform.h"
+#include "runtime/program/Kernel.h"
+#include "runtime/program/Program.h"
 
 #include <cstring>
 #include <new>

@@ -1,11 +1,11 @@
 // Images: clCreateImage and its variants, clGetImageInfo,
 // clGetSupportedImageFormats, and every clEnqueue* on images (ImageCommands.h).
-#include "runtime/Capabilities.h"
-#include "runtime/ImageCommands.h"
-#include "runtime/ImageFormat.h"
-#include "runtime/MemoryCommands.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
+#include "runtime/commands/ImageCommands.h"
+#include "runtime/commands/MemoryCommands.h"
+#include "runtime/memory/ImageFormat.h"
+#include "runtime/platform/Capabilities.h"
 
 namespace weft::api {
 

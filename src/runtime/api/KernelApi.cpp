@@ -1,8 +1,8 @@
 // Kernel objects: creation, arguments and queries.
-#include "runtime/Capabilities.h"
-#include "runtime/Pipe.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
+#include "runtime/memory/Pipe.h"
+#include "runtime/platform/Capabilities.h"
 
 #include <algorithm>
 #include <cstring>

@@ -2,10 +2,10 @@
 // as a memory object (retain, release, clGetMemObjectInfo, destructor
 // callbacks) is MemoryApi.cpp's; kernels use pipes through the pipe
 // built-ins (src/builtins/Pipes.cl).
-#include "runtime/Capabilities.h"
-#include "runtime/Pipe.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
+#include "runtime/memory/Pipe.h"
+#include "runtime/platform/Capabilities.h"
 
 namespace weft::api {
 

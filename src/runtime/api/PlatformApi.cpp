@@ -1,8 +1,8 @@
 // clGetPlatformIDs, clGetPlatformInfo, clGetDeviceIDs, clGetDeviceInfo,
 // sub-devices, and the host timers.
-#include "runtime/Capabilities.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
+#include "runtime/platform/Capabilities.h"
 
 #include <string>
 

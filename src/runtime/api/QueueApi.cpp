@@ -1,7 +1,7 @@
 // Command-queue creation, queries, flush and finish.
-#include "runtime/Capabilities.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
+#include "runtime/platform/Capabilities.h"
 
 #include <optional>
 

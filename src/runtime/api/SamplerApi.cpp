@@ -1,8 +1,8 @@
 // Samplers: clCreateSampler, clCreateSamplerWithProperties, their queries
 // and reference counts (Sampler.h).
-#include "runtime/Capabilities.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
+#include "runtime/platform/Capabilities.h"
 
 namespace weft::api {
 

@@ -6,10 +6,10 @@
 // system memory (any host pointer is an SVM pointer) and SVM atomics.
 // Allocations live in the context's SvmRegistry. Map, unmap and migrate
 // move nothing; they order and signal like any command.
-#include "runtime/Capabilities.h"
-#include "runtime/MemoryCommands.h"
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
+#include "runtime/commands/MemoryCommands.h"
+#include "runtime/platform/Capabilities.h"
 
 #include <algorithm>
 

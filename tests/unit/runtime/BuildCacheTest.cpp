@@ -1,6 +1,6 @@
 // The in-process build cache: hits by exact (source, options) while the
 // files a build read are unchanged, LRU eviction.
-#include "runtime/BuildCache.h"
+#include "runtime/program/BuildCache.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The event state machine and command scheduling, below the API layer.
-#include "runtime/CommandQueue.h"
-#include "runtime/Device.h"
-#include "runtime/Event.h"
-#include "runtime/Platform.h"
+#include "runtime/execution/CommandQueue.h"
+#include "runtime/execution/Event.h"
+#include "runtime/platform/Device.h"
+#include "runtime/platform/Platform.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The memory-object family and weak references below the API layer: a
 // buffer is a MemObject of its own kind, and a WeakRef to it locks only
 // while the application holds it, whatever internal references remain.
-#include "runtime/Buffer.h"
-#include "runtime/Device.h"
-#include "runtime/Platform.h"
+#include "runtime/memory/Buffer.h"
+#include "runtime/platform/Device.h"
+#include "runtime/platform/Platform.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // NDRange resolution below the API layer: each rule of
 // clEnqueueNDRangeKernel's sizes, and the local size Weft chooses.
-#include "runtime/NDRange.h"
+#include "runtime/execution/NDRange.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The SVM registry: a pointer anywhere inside an allocation finds it with
 // its offset; pointers before, between and past allocations find nothing.
-#include "runtime/SvmRegistry.h"
+#include "runtime/memory/SvmRegistry.h"
 
 #include <gtest/gtest.h>
 

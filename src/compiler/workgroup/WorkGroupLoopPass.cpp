@@ -1,0 +1,342 @@
+// WorkGroupLoopPass: work-item function -> work-group function.
+//
+// Algorithm: for every work-item function __weft_wi_K emit
+//   void __weft_wg_K(ptr Args, ptr Ctx)      ; runtime/program/KernelAbi.h WorkGroupFn
+// which loads each kernel argument from Args[i] (a pointer argument: the
+// pointer stored there; a by-value argument: the bytes there; a former
+// byval struct: Args[i] itself, copied by the work-item function), then
+//   without barriers (frame size 0):
+//     for z < LS2: for y < LS1: for x < LS0: __weft_wi_K(args, Ctx, x, y, z, 0, null)
+//   with barriers (n of them):
+//     State = 0
+//     do { Next = -1
+//          switch State: for each k in 0..n, a nest of its own:
+//            for z, y, x: Next = max(Next, __weft_wi_K(args, Ctx, x, y, z, k, Frames))
+//          State = Next } while (State != -1)
+//   Frames is Ctx->PrivateMem (the frame layout is BarrierStatePass's). With
+//   k a constant, the inlined body of each nest keeps only the code between
+//   barrier k and the next ones: the dispatch switch folds away, and the
+//   loop vectorizer (which LLVM 15 does not run on a loop with a switch)
+//   vectorizes the work-items of each region. All work-items return the
+//   same state; max makes it a reduction the vectorizer accepts. Kernels
+//   with more than MaxRegionNests states keep one nest passing State itself.
+// The work-item function is then marked alwaysinline (the always-inliner
+// runs after this pass), so the x loop holds the kernel body and the loop
+// vectorizer sees an ordinary counted loop over work-items.
+//
+// Before: define internal i32 @__weft_wi_k(ptr addrspace(1) %p, ptr %ctx, i64 %lx, ...)
+// After:  define void @__weft_wg_k(ptr %args, ptr %ctx) {
+//           %a0 = load ptr, ptr %args ; %p = load ptr addrspace(1), ptr %a0
+//           z/y/x loops: call i32 @__weft_wi_k(%p, %ctx, %x, %y, %z, 0, null) }
+// Limits: the state of the whole group is the largest any work-item
+// returned (they all return the same one; see BarrierStatePass).
+#include "compiler/workgroup/WorkGroupLoopPass.h"
+#include "compiler/workgroup/DeviceEnqueuePass.h"
+
+#include "compiler/workgroup/WorkGroupContextLayout.h"
+#include "compiler/workgroup/WorkItemFunction.h"
+#include "runtime/platform/Capabilities.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+using namespace llvm;
+
+namespace weft::compiler {
+
+namespace {
+
+/// Kernels with more states than this (barriers + 1) keep one nest that
+/// dispatches on the state inside the x loop (a switch: LLVM 15 does not
+/// vectorize that loop), which bounds how many copies of the body the
+/// inliner makes.
+constexpr uint64_t MaxRegionNests = 32;
+
+/// Emits `IV = 0; do { Body(IV); } while (++IV < Count)` at B's position and
+/// leaves B at the loop exit. Count is at least 1 (a local size). The loop
+/// is marked with the attribute Marker (wi::WorkItemLoopMD on the x axis,
+/// wi::WorkItemRowsMD on the others).
+void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
+                     function_ref<void(Value *)> Body, const char *Marker) {
+  Function *F = B.GetInsertBlock()->getParent();
+  LLVMContext &C = F->getContext();
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Head = BasicBlock::Create(C, Name + ".loop", F);
+  BasicBlock *Exit = BasicBlock::Create(C, Name + ".exit", F);
+  B.CreateBr(Head);
+  B.SetInsertPoint(Head);
+  PHINode *IV = B.CreatePHI(B.getInt64Ty(), 2, Name);
+  IV->addIncoming(B.getInt64(0), Pre);
+  Body(IV);
+  Value *Next = B.CreateAdd(IV, B.getInt64(1), Name + ".next", /*HasNUW=*/true, /*HasNSW=*/true);
+  IV->addIncoming(Next, B.GetInsertBlock());
+  BranchInst *Latch = B.CreateCondBr(B.CreateICmpULT(Next, Count), Head, Exit);
+  SmallVector<Metadata *, 3> Ops = {nullptr, MDNode::get(C, MDString::get(C, Marker))};
+  // A row loop whose rows are one vector each once the x loop is vectorized
+  // is RowInterleavePass's, at the end of O3: LLVM's unroller, before it,
+  // would lay the rows one after another, as many as the CPU's unrolling
+  // preferences say (four on Zen 3 tuning, none on Sapphire Rapids), and
+  // leave the pass nothing of its form to take.
+  if (StringRef(Marker) == wi::WorkItemRowsMD)
+    Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
+  TempMDTuple Self = MDNode::getTemporary(C, None);
+  Ops[0] = Self.get();
+  MDNode *Id = MDNode::get(C, Ops);
+  Id->replaceOperandWith(0, Id);
+  Latch->setMetadata(LLVMContext::MD_loop, Id);
+  B.SetInsertPoint(Exit);
+}
+
+void emitWorkGroupFunction(Function &WI) {
+  Module &M = *WI.getParent();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0);
+  FunctionType *Ty = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false);
+  StringRef Kernel = WI.getFnAttribute(wi::KernelAttr).getValueAsString();
+  Function *WG = Function::Create(Ty, GlobalValue::ExternalLinkage, wi::WorkGroupPrefix + Kernel, M);
+  WG->setVisibility(GlobalValue::DefaultVisibility);
+  WG->addFnAttr(Attribute::NoUnwind);
+  // Work-items' private variables must lie between the stack pointer and
+  // the caller's frame, where to_private and get_fence look for them (see
+  // WorkItemBuiltinPass); a red zone would put a leaf's locals below it.
+  WG->addFnAttr(Attribute::NoRedZone);
+  for (const char *A : {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr,
+                        wi::PrintfAttr, wi::GroupShapeAttr, wi::ConditionArgsAttr,
+                        wi::BarrierCountAttr, DeviceEnqueuePass::UsesAttr})
+    if (WI.hasFnAttribute(A))
+      WG->addFnAttr(WI.getFnAttribute(A));
+  for (const char *A : {"target-cpu", "target-features", "prefer-vector-width"})
+    if (WI.hasFnAttribute(A))
+      WG->addFnAttr(WI.getFnAttribute(A));
+  Argument *Args = WG->getArg(0);
+  Argument *Ctx = WG->getArg(1);
+  Args->setName("args");
+  Ctx->setName("ctx");
+  // The argument array and the context are the runtime's, read-only here and
+  // never reachable through a kernel pointer. Saying so lets LICM hoist the
+  // context loads (group id, offsets, sizes) out of the work-item loops and
+  // the loop vectorizer work on the x loop.
+  // Both are dereferenceable whole, too: a context load on a path only some
+  // work-items take (a query after `if (i < n)`) is hoisted out of the x
+  // loop, instead of becoming a masked gather of one address in every lane
+  // of the vectorized loop.
+  unsigned NumArgs = wi::numKernelArgs(WI);
+  for (Argument *A : {Args, Ctx}) {
+    A->addAttr(Attribute::NoAlias);
+    A->addAttr(Attribute::NoCapture);
+    A->addAttr(Attribute::ReadOnly);
+    A->addAttr(Attribute::getWithAlignment(C, Align(alignof(rt::WorkGroupContext))));
+  }
+  if (NumArgs > 0)
+    Args->addAttr(Attribute::getWithDereferenceableBytes(C, uint64_t(NumArgs) * sizeof(void *)));
+  Ctx->addAttr(Attribute::getWithDereferenceableBytes(C, sizeof(rt::WorkGroupContext)));
+
+  IRBuilder<> B(BasicBlock::Create(C, "entry", WG));
+  SmallVector<Value *, 16> CallArgs;
+  for (unsigned I = 0; I < NumArgs; ++I) {
+    Argument *P = WI.getArg(I);
+    Value *Slot = B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(Ptr, Args, I), "arg" + Twine(I) + ".slot");
+    if (WI.getAttributes().hasParamAttr(I, wi::ByValAttr)) {
+      CallArgs.push_back(Slot);
+      continue;
+    }
+    LoadInst *V = B.CreateLoad(P->getType(), Slot, P->getName());
+    V->setAlignment(Align(1));
+    CallArgs.push_back(V);
+  }
+  Value *LS[3];
+  // A local size is 1 to rt::MaxWorkGroupSize (the runtime checks every
+  // launch, from the host or the device): ScalarEvolution then bounds the
+  // work-item loops' trip counts, and an `int` local id provably does not
+  // wrap (ActiveRangePass).
+  MDNode *LocalSizeRange =
+      MDBuilder(C).createRange(APInt(64, 1), APInt(64, rt::MaxWorkGroupSize + 1));
+  for (unsigned D = 0; D < 3; ++D) {
+    LoadInst *L = B.CreateLoad(
+        B.getInt64Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::LocalSize + 8 * D),
+        "ls" + Twine(D));
+    L->setMetadata(LLVMContext::MD_range, LocalSizeRange);
+    LS[D] = L;
+  }
+  uint64_t FrameSize = wi::sizeAttr(WI, wi::FrameSizeAttr);
+
+  // The two copies of the values every work-item holds alike (see
+  // wi::UniformSizeAttr): on this function's stack, which no kernel pointer
+  // reaches, so alias analysis keeps them apart from every other access.
+  uint64_t UniformSize = wi::sizeAttr(WI, wi::UniformSizeAttr);
+  Value *Uniform = Constant::getNullValue(Ptr);
+  if (UniformSize > 0) {
+    AllocaInst *Area = B.CreateAlloca(B.getInt8Ty(), B.getInt64(2 * UniformSize), "uniform");
+    Area->setAlignment(Align(16));
+    Uniform = Area;
+  }
+  auto nextRegion = [&] {
+    if (UniformSize > 0)
+      B.CreateMemCpy(Uniform, Align(16),
+                     B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Uniform, UniformSize), Align(16),
+                     UniformSize);
+  };
+
+  auto emitNest = [&](Value *State, Value *FrameBase, AllocaInst *NextSlot) {
+    emitCountedLoop(
+        B, LS[2], "z",
+        [&](Value *Z) {
+          emitCountedLoop(
+              B, LS[1], "y",
+              [&](Value *Y) {
+                emitCountedLoop(
+                    B, LS[0], "x",
+                    [&](Value *X) {
+                      SmallVector<Value *, 16> A = CallArgs;
+                      Value *Frames = FrameBase ? FrameBase : Constant::getNullValue(Ptr);
+                      A.append({Ctx, X, Y, Z, State, Frames, Uniform});
+                      CallInst *R = B.CreateCall(&WI, A);
+                      // Next = max(Next, R): a reduction the loop vectorizer handles
+                      // (a value the last work-item left would be a live-out it cannot).
+                      if (NextSlot)
+                        B.CreateStore(
+                            B.CreateBinaryIntrinsic(Intrinsic::smax,
+                                                    B.CreateLoad(B.getInt32Ty(), NextSlot), R),
+                            NextSlot);
+                    },
+                    wi::WorkItemLoopMD);
+              },
+              wi::WorkItemRowsMD);
+        },
+        wi::WorkItemRowsMD);
+  };
+
+  if (FrameSize == 0) {
+    emitNest(B.getInt32(0), nullptr, nullptr);
+    B.CreateRetVoid();
+  } else {
+    AllocaInst *NextSlot = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.state");
+    Value *FrameBase = B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::PrivateMem), "frames");
+    BasicBlock *Pre = B.GetInsertBlock();
+    BasicBlock *Head = BasicBlock::Create(C, "state.loop", WG);
+    BasicBlock *Exit = BasicBlock::Create(C, "done", WG);
+    B.CreateBr(Head);
+    B.SetInsertPoint(Head);
+    PHINode *State = B.CreatePHI(B.getInt32Ty(), 2, "state");
+    State->addIncoming(B.getInt32(0), Pre);
+    B.CreateStore(B.getInt32(-1), NextSlot);
+    BasicBlock *Latch = BasicBlock::Create(C, "state.latch", WG);
+    uint64_t NumStates = wi::sizeAttr(WI, wi::BarrierCountAttr) + 1;
+    if (NumStates <= MaxRegionNests) {
+      // One nest per state, each calling the work-item function with its
+      // state as a constant: after inlining, each x loop holds only the
+      // code from its barrier to the next ones, free of the dispatch switch.
+      SwitchInst *Dispatch = B.CreateSwitch(State, Latch, NumStates);
+      for (uint64_t K = 0; K < NumStates; ++K) {
+        BasicBlock *Region = BasicBlock::Create(C, "region" + Twine(K), WG, Latch);
+        Dispatch->addCase(B.getInt32(K), Region);
+        B.SetInsertPoint(Region);
+        emitNest(B.getInt32(K), FrameBase, NextSlot);
+        nextRegion();
+        B.CreateBr(Latch);
+      }
+    } else {
+      emitNest(State, FrameBase, NextSlot);
+      nextRegion();
+      B.CreateBr(Latch);
+    }
+    B.SetInsertPoint(Latch);
+    Value *Next = B.CreateLoad(B.getInt32Ty(), NextSlot, "next");
+    State->addIncoming(Next, Latch);
+    B.CreateCondBr(B.CreateICmpEQ(Next, B.getInt32(-1)), Exit, Head);
+    B.SetInsertPoint(Exit);
+    B.CreateRetVoid();
+  }
+  WI.setLinkage(GlobalValue::InternalLinkage);
+  WI.removeFnAttr(Attribute::NoInline);
+  WI.addFnAttr(Attribute::AlwaysInline);
+}
+
+} // namespace
+
+PreservedAnalyses WorkGroupLoopPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<Function *, 8> WorkItemFns;
+  for (Function &F : M)
+    if (wi::isWorkItemFunction(F) && !F.isDeclaration())
+      WorkItemFns.push_back(&F);
+  for (Function *WI : WorkItemFns)
+    emitWorkGroupFunction(*WI);
+  return PreservedAnalyses::none();
+}
+
+LoadInst *WorkGroupLoopPass::argumentValue(Function &WG, unsigned Index) {
+  if (WG.arg_empty())
+    return nullptr;
+  Argument *Args = WG.getArg(0);
+  const DataLayout &DL = WG.getParent()->getDataLayout();
+  for (Instruction &I : WG.getEntryBlock()) {
+    auto *Slot = dyn_cast<LoadInst>(&I);
+    if (!Slot || !Slot->getType()->isPointerTy())
+      continue;
+    APInt Offset(DL.getIndexTypeSizeInBits(Args->getType()), 0);
+    const Value *Base =
+        Slot->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+    if (Base != Args || Offset != uint64_t(Index) * DL.getPointerSize())
+      continue;
+    for (User *U : Slot->users())
+      if (auto *Value = dyn_cast<LoadInst>(U); Value && Value->getPointerOperand() == Slot)
+        return Value;
+  }
+  return nullptr;
+}
+
+namespace {
+
+/// Loop ID Id of an x loop with llvm.loop.unroll.disable added (Hold) or
+/// taken out (its other options kept), or null if it is not an x loop or
+/// already so.
+MDNode *withUnrollHold(MDNode *Id, bool Hold) {
+  constexpr const char *Disable = "llvm.loop.unroll.disable";
+  if (!Id || !findOptionMDForLoopID(Id, wi::WorkItemLoopMD) ||
+      (findOptionMDForLoopID(Id, Disable) != nullptr) == Hold)
+    return nullptr;
+  LLVMContext &C = Id->getContext();
+  SmallVector<Metadata *, 4> Ops = {nullptr};
+  for (const MDOperand &Op : drop_begin(Id->operands())) {
+    const auto *Option = dyn_cast<MDNode>(Op.get());
+    const auto *Name =
+        Option && Option->getNumOperands() ? dyn_cast<MDString>(Option->getOperand(0)) : nullptr;
+    if (!Name || Name->getString() != Disable)
+      Ops.push_back(Op.get());
+  }
+  if (Hold)
+    Ops.push_back(MDNode::get(C, MDString::get(C, Disable)));
+  MDNode *New = MDNode::getDistinct(C, Ops);
+  New->replaceOperandWith(0, New);
+  return New;
+}
+
+} // namespace
+
+void WorkGroupLoopPass::holdWorkItemLoops(Function &WG) {
+  for (BasicBlock &BB : WG)
+    if (Instruction *Latch = BB.getTerminator())
+      if (MDNode *Held = withUnrollHold(Latch->getMetadata(LLVMContext::MD_loop), true))
+        Latch->setMetadata(LLVMContext::MD_loop, Held);
+}
+
+PreservedAnalyses ReleaseWorkItemLoopsPass::run(Function &F, FunctionAnalysisManager &FAM) {
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  bool Changed = false;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (MDNode *Released = withUnrollHold(L->getLoopID(), false)) {
+      L->setLoopID(Released);
+      Changed = true;
+    }
+  if (!Changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses PA = PreservedAnalyses::none();
+  PA.preserveSet<CFGAnalyses>();
+  return PA;
+}
+
+} // namespace weft::compiler

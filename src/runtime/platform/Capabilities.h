@@ -1,0 +1,230 @@
+// The feature table: everything the device reports about what it offers,
+// in one place. clGetDeviceInfo and clGetPlatformInfo answer from it, the
+// compiler defines exactly these extension and feature macros, and the
+// entry points of optional features (images, pipes, SVM, device queues)
+// check it. Turning a feature on is one change here plus the feature
+// itself; the static_asserts at the end keep the lists and the
+// capabilities saying the same thing.
+#pragma once
+
+#include "weft/Version.h"
+
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <string_view>
+
+namespace weft::rt {
+
+struct NamedVersion {
+  const char *Name;
+  cl_version Version;
+};
+
+constexpr cl_version WeftVersion = CL_MAKE_VERSION(WEFT_VERSION_MAJOR, WEFT_VERSION_MINOR,
+                                                   WEFT_VERSION_PATCH);
+
+/// The OpenCL version the platform and device implement.
+constexpr cl_version OpenCLVersion = CL_MAKE_VERSION(3, 0, 0);
+/// CL_DEVICE_OPENCL_C_VERSION: the highest OpenCL C version before 3.0 the
+/// device supports (OpenCLCVersions below).
+constexpr const char *OpenCLCVersionText = "OpenCL C 2.0 Weft";
+
+/// Platform extensions.
+constexpr NamedVersion PlatformExtensions[] = {
+    {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
+};
+
+/// Device extensions (also OpenCL C extension pragmas the compiler enables).
+constexpr NamedVersion DeviceExtensions[] = {
+    {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_srgb_image_writes", CL_MAKE_VERSION(1, 0, 0)},
+};
+
+/// OpenCL C 3.0 optional features.
+constexpr NamedVersion OpenCLCFeatures[] = {
+    {"__opencl_c_int64", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_fp64", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_program_scope_global_variables", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_work_group_collective_functions", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_order_acq_rel", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_order_seq_cst", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_scope_device", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_atomic_scope_all_devices", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_pipes", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_images", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_read_write_images", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_3d_image_writes", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_device_enqueue", CL_MAKE_VERSION(3, 0, 0)},
+};
+
+/// Images and samplers (CL_DEVICE_IMAGE_SUPPORT and the image limits): host
+/// memory that kernels read and write through the image built-ins
+/// (src/builtins/Images.cl) and the host through rectangle copies
+/// (Image.h). The sizes are the full profile's minimums raised to what a
+/// CPU holds; any pitch and base address serve, so both alignments are one
+/// pixel; a 1D image buffer may have up to 2^27 pixels.
+struct ImageFeatures {
+  bool Supported;
+  size_t Max2DWidth, Max2DHeight;
+  size_t Max3DWidth, Max3DHeight, Max3DDepth;
+  size_t MaxBufferSize, MaxArraySize;
+  cl_uint MaxReadArgs, MaxWriteArgs, MaxReadWriteArgs, MaxSamplers;
+  cl_uint PitchAlignment, BaseAddressAlignment;
+};
+constexpr ImageFeatures Images{true, 16384, 16384, 2048, 2048, 2048, size_t(1) << 27, 2048,
+                               128,  64,    64,    16,   1,    1};
+
+/// Pipes (CL_DEVICE_PIPE_SUPPORT and the pipe limits): a lock-free ring in
+/// the pipe's memory (PipeLayout.h) that the built-ins of
+/// src/builtins/Pipes.cl drive. A reservation is a value, not a table entry,
+/// so reservations are limited only by the pipe's capacity; the reported
+/// limit is what a kernel may count on.
+struct PipeFeatures {
+  bool Supported;
+  cl_uint MaxArgs, MaxActiveReservations, MaxPacketSize;
+};
+constexpr PipeFeatures Pipes{true, 16, 1u << 16, 1u << 20};
+
+/// Shared virtual memory (CL_DEVICE_SVM_CAPABILITIES): host and device
+/// share one address space, so every kind is natural (api/SvmApi.cpp), and
+/// the atomics already synchronise across the whole process (below).
+constexpr cl_device_svm_capabilities SvmCapabilities =
+    CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+    CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
+
+/// Device-side enqueue (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES and the
+/// device-queue limits): device queues are out-of-order (as the
+/// specification requires) and may profile; a replaceable default. A
+/// queue's size bounds the bytes of the children in flight on it
+/// (runtime/commands/DeviceEnqueue.cpp: 256 per command plus its block's literal),
+/// so the preferred size holds about 4,000 children waiting at once and the
+/// largest about 250,000. Neither the number of device queues nor of
+/// device events is a fixed table: both are heap objects, and the limits
+/// reported are what the tests exercise, not a count refused beyond.
+struct DeviceQueueFeatures {
+  cl_device_device_enqueue_capabilities Capabilities;
+  cl_command_queue_properties Properties; ///< CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES
+  cl_uint PreferredSize, MaxSize, MaxQueues, MaxEvents;
+};
+constexpr DeviceQueueFeatures DeviceQueues{
+    CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT,
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE,
+    1u << 20,
+    64u << 20,
+    4,
+    1u << 16};
+
+/// CL_DEVICE_QUEUE_ON_HOST_PROPERTIES.
+constexpr cl_command_queue_properties HostQueueProperties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+/// Atomics: each is an instruction of the order asked for, synchronised
+/// across the whole process, which covers every scope (AtomicPass).
+constexpr cl_device_atomic_capabilities AtomicMemoryCapabilities =
+    CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+    CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+    CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+constexpr cl_device_atomic_capabilities AtomicFenceCapabilities =
+    AtomicMemoryCapabilities | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+
+/// Non-uniform work-groups, the generic address space and work-group
+/// collectives (each also an OpenCL C feature below).
+constexpr bool NonUniformWorkGroups = true;
+constexpr bool GenericAddressSpace = true;
+constexpr bool WorkGroupCollectives = true;
+
+/// Sub-groups: a work-group runs as one loop over its work-items, so the
+/// one sub-group shape correct for every program is the whole work-group,
+/// in linear-id order (src/builtins/SubGroups.cl). A kernel that uses
+/// sub-group functions runs work-groups of at most this many work-items
+/// (CL_KERNEL_WORK_GROUP_SIZE): the width of the sub-group masks of the
+/// cl_khr_subgroup_ballot family, and what the CTS's checks assume.
+constexpr size_t MaxSubGroupSize = 128;
+
+/// CL_DEVICE_MAX_WORK_GROUP_SIZE, and so the most work-items of a group in
+/// any dimension: the compiler tells LLVM that a local size never exceeds
+/// it (WorkGroupLoopPass), so that the work-item loops' counters provably
+/// do not wrap, in an `int` either.
+constexpr size_t MaxWorkGroupSize = 4096;
+
+/// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: one program-scope variable lives in
+/// the executable's data, so the limit is what a sane kernel image holds.
+constexpr size_t MaxGlobalVariableSize = size_t(64) << 20;
+
+/// Intermediate languages clCreateProgramWithIL accepts (the compiler's
+/// SPIR-V front end reads 1.0 to 1.4).
+constexpr NamedVersion IntermediateLanguages[] = {
+    {"SPIR-V", CL_MAKE_VERSION(1, 0, 0)}, {"SPIR-V", CL_MAKE_VERSION(1, 1, 0)},
+    {"SPIR-V", CL_MAKE_VERSION(1, 2, 0)}, {"SPIR-V", CL_MAKE_VERSION(1, 3, 0)},
+    {"SPIR-V", CL_MAKE_VERSION(1, 4, 0)},
+};
+
+/// OpenCL C versions the compiler accepts for this device.
+constexpr NamedVersion OpenCLCVersions[] = {
+    {"OpenCL C", CL_MAKE_VERSION(1, 0, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(1, 1, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(1, 2, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(2, 0, 0)},
+    {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)},
+};
+
+/// Whether List names Name (for the consistency checks below).
+template <size_t N>
+constexpr bool listed(const NamedVersion (&List)[N], std::string_view Name) {
+  for (const NamedVersion &E : List)
+    if (Name == E.Name)
+      return true;
+  return false;
+}
+
+/// Whether List has a version of major number Major.
+template <size_t N> constexpr bool hasMajorVersion(const NamedVersion (&List)[N], cl_uint Major) {
+  for (const NamedVersion &E : List)
+    if (CL_VERSION_MAJOR(E.Version) == Major)
+      return true;
+  return false;
+}
+
+// What the OpenCL C feature macros say must agree with the capabilities.
+static_assert(listed(OpenCLCFeatures, "__opencl_c_images") == Images.Supported);
+static_assert(listed(OpenCLCFeatures, "__opencl_c_read_write_images") ==
+              (Images.Supported && Images.MaxReadWriteArgs > 0));
+static_assert(listed(OpenCLCFeatures, "__opencl_c_pipes") == Pipes.Supported);
+// OpenCL C 3.0: __opencl_c_pipes needs the generic address space.
+static_assert(!Pipes.Supported || GenericAddressSpace);
+static_assert(listed(OpenCLCFeatures, "__opencl_c_device_enqueue") ==
+              (DeviceQueues.Capabilities != 0));
+static_assert(listed(OpenCLCFeatures, "__opencl_c_generic_address_space") == GenericAddressSpace);
+static_assert(listed(OpenCLCFeatures, "__opencl_c_work_group_collective_functions") ==
+              WorkGroupCollectives);
+static_assert(listed(OpenCLCFeatures, "__opencl_c_atomic_scope_all_devices") ==
+              bool(AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
+static_assert(listed(OpenCLCFeatures, "__opencl_c_atomic_order_seq_cst") ==
+              bool(AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_ORDER_SEQ_CST));
+static_assert(listed(DeviceExtensions, "cl_khr_3d_image_writes") <= Images.Supported);
+static_assert(listed(DeviceExtensions, "cl_khr_depth_images") <= Images.Supported);
+static_assert(listed(DeviceExtensions, "cl_khr_3d_image_writes") ==
+              listed(OpenCLCFeatures, "__opencl_c_3d_image_writes"));
+// SVM atomics are atomics that reach the host: memory_scope_all_svm_devices.
+static_assert(!(SvmCapabilities & CL_DEVICE_SVM_ATOMICS) ||
+              (AtomicMemoryCapabilities & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
+// OpenCL C 2.0 requires images, pipes, SVM and device-side enqueue.
+static_assert(!hasMajorVersion(OpenCLCVersions, 2) ||
+              (Images.Supported && Pipes.Supported && SvmCapabilities != 0 &&
+               DeviceQueues.Capabilities != 0));
+
+} // namespace weft::rt
