@@ -92,6 +92,11 @@ size_t memoryOperandWords(const std::vector<uint32_t> &Words, size_t I) {
          ((Mask & MemoryMakeVisible) != 0);
 }
 
+/// The lowering, in the order run() takes it: the module parsed into
+/// instructions (the constructor, through SPIRV-Tools), functions in a
+/// builtin namespace renamed (takeBuiltinNames), each instruction of the
+/// function bodies lowered (lower), and the module assembled again with the
+/// globals the lowerings needed (intType, nullOf, ...) before the bodies.
 class Lowering {
 public:
   explicit Lowering(const std::vector<uint32_t> &Words) : Header(Words.begin(), Words.begin() + 5) {
@@ -318,70 +323,91 @@ private:
     return Composite;
   }
 
+  /// Appends I to the function bodies, in the form the translator reads:
+  /// one of the lowerings below, or I itself.
   void lower(const Instruction &I) {
-    const std::vector<uint32_t> &W = I.Words;
     switch (I.opcode()) {
     case OpPtrEqual:
-    case OpPtrNotEqual: {
-      uint32_t A = address(W[3]), B = address(W[4]);
-      emit({I.opcode() == OpPtrEqual ? OpIEqual : OpINotEqual, W[1], W[2], A, B});
-      return;
-    }
-    case OpPtrDiff: {
-      uint32_t IntPtr = intPtrType();
-      uint32_t A = address(W[3]), B = address(W[4]), Bytes = fresh(), Size = fresh();
-      emit({OpISub, IntPtr, Bytes, A, B});
-      sizeOfPointee(TypeOf.at(W[3]), IntPtr, Size);
-      if (W[1] == IntPtr) {
-        emit({OpSDiv, W[1], W[2], Bytes, Size});
-      } else {
-        uint32_t Elements = fresh();
-        emit({OpSDiv, IntPtr, Elements, Bytes, Size});
-        emit({OpSConvert, W[1], W[2], Elements});
-      }
-      return;
-    }
+    case OpPtrNotEqual:
+      return lowerPtrCompare(I);
+    case OpPtrDiff:
+      return lowerPtrDiff(I);
     case OpSizeOf:
-      sizeOfPointee(TypeOf.at(W[3]), W[1], W[2]);
+      sizeOfPointee(TypeOf.at(I.Words[3]), I.Words[1], I.Words[2]);
       return;
     case OpCopyLogical:
-      copyLogical(W[1], TypeOf.at(W[3]), W[3], W[2]);
+      copyLogical(I.Words[1], TypeOf.at(I.Words[3]), I.Words[3], I.Words[2]);
       return;
-    case OpCopyMemory: {
-      // The translator cannot read OpCopyMemory at all: a load of the
-      // pointee and a store, the load under the source's memory operands
-      // (the second set, or the only one), the store under the target's.
-      size_t Count = W.size();
-      size_t TargetOps = 3, TargetEnd = Count > 3 ? 3 + memoryOperandWords(W, 3) : 3;
-      size_t SourceOps = TargetEnd < Count ? TargetEnd : TargetOps;
-      size_t SourceEnd = TargetEnd < Count ? Count : TargetEnd;
-      uint32_t Pointee = definition(TypeOf.at(W[1])).Words[3], Value = fresh();
-      std::vector<uint32_t> Load = {OpLoad, Pointee, Value, W[2]};
-      Load.insert(Load.end(), W.begin() + SourceOps, W.begin() + SourceEnd);
-      std::vector<uint32_t> Store = {OpStore, W[1], Value};
-      Store.insert(Store.end(), W.begin() + TargetOps, W.begin() + TargetEnd);
-      for (std::vector<uint32_t> *Inst : {&Load, &Store}) {
-        (*Inst)[0] |= uint32_t(Inst->size()) << 16;
-        Out->insert(Out->end(), Inst->begin(), Inst->end());
-      }
-      return;
-    }
-    case OpCopyMemorySized: {
-      // Two memory-operand sets (SPIR-V 1.4): the translator reads one.
-      size_t First = 4;
-      if (First >= W.size() || First + memoryOperandWords(W, First) >= W.size())
-        break;
-      size_t End = First + memoryOperandWords(W, First);
-      std::vector<uint32_t> Kept(W.begin(), W.begin() + End);
-      Kept[First] |= W[End] & MemoryVolatile;
-      Kept[0] = uint32_t(Kept.size()) << 16 | I.opcode();
-      Out->insert(Out->end(), Kept.begin(), Kept.end());
-      return;
-    }
+    case OpCopyMemory:
+      return lowerCopyMemory(I);
+    case OpCopyMemorySized:
+      if (lowerCopyMemorySized(I))
+        return;
+      break;
     default:
       break;
     }
-    Out->insert(Out->end(), W.begin(), W.end());
+    Out->insert(Out->end(), I.Words.begin(), I.Words.end());
+  }
+
+  /// OpPtrEqual, OpPtrNotEqual: the two addresses compared as integers.
+  void lowerPtrCompare(const Instruction &I) {
+    const std::vector<uint32_t> &W = I.Words;
+    uint32_t A = address(W[3]), B = address(W[4]);
+    emit({I.opcode() == OpPtrEqual ? OpIEqual : OpINotEqual, W[1], W[2], A, B});
+  }
+
+  /// OpPtrDiff: the addresses' difference in bytes divided by the pointee's
+  /// size, converted to the result's type.
+  void lowerPtrDiff(const Instruction &I) {
+    const std::vector<uint32_t> &W = I.Words;
+    uint32_t IntPtr = intPtrType();
+    uint32_t A = address(W[3]), B = address(W[4]), Bytes = fresh(), Size = fresh();
+    emit({OpISub, IntPtr, Bytes, A, B});
+    sizeOfPointee(TypeOf.at(W[3]), IntPtr, Size);
+    if (W[1] == IntPtr) {
+      emit({OpSDiv, W[1], W[2], Bytes, Size});
+    } else {
+      uint32_t Elements = fresh();
+      emit({OpSDiv, IntPtr, Elements, Bytes, Size});
+      emit({OpSConvert, W[1], W[2], Elements});
+    }
+  }
+
+  /// OpCopyMemory, which the translator cannot read at all: a load of the
+  /// pointee and a store, the load under the source's memory operands (the
+  /// second set, or the only one), the store under the target's.
+  void lowerCopyMemory(const Instruction &I) {
+    const std::vector<uint32_t> &W = I.Words;
+    size_t Count = W.size();
+    size_t TargetOps = 3, TargetEnd = Count > 3 ? 3 + memoryOperandWords(W, 3) : 3;
+    size_t SourceOps = TargetEnd < Count ? TargetEnd : TargetOps;
+    size_t SourceEnd = TargetEnd < Count ? Count : TargetEnd;
+    uint32_t Pointee = definition(TypeOf.at(W[1])).Words[3], Value = fresh();
+    std::vector<uint32_t> Load = {OpLoad, Pointee, Value, W[2]};
+    Load.insert(Load.end(), W.begin() + SourceOps, W.begin() + SourceEnd);
+    std::vector<uint32_t> Store = {OpStore, W[1], Value};
+    Store.insert(Store.end(), W.begin() + TargetOps, W.begin() + TargetEnd);
+    for (std::vector<uint32_t> *Inst : {&Load, &Store}) {
+      (*Inst)[0] |= uint32_t(Inst->size()) << 16;
+      Out->insert(Out->end(), Inst->begin(), Inst->end());
+    }
+  }
+
+  /// OpCopyMemorySized with two memory-operand sets (SPIR-V 1.4): the
+  /// translator reads one, so the first is kept, volatile if either is;
+  /// false (nothing emitted) for an instruction with fewer than two.
+  bool lowerCopyMemorySized(const Instruction &I) {
+    const std::vector<uint32_t> &W = I.Words;
+    size_t First = 4;
+    if (First >= W.size() || First + memoryOperandWords(W, First) >= W.size())
+      return false;
+    size_t End = First + memoryOperandWords(W, First);
+    std::vector<uint32_t> Kept(W.begin(), W.begin() + End);
+    Kept[First] |= W[End] & MemoryVolatile;
+    Kept[0] = uint32_t(Kept.size()) << 16 | I.opcode();
+    Out->insert(Out->end(), Kept.begin(), Kept.end());
+    return true;
   }
 
   std::vector<uint32_t> Header;

@@ -215,58 +215,78 @@ Value *mapped(Value *V, ValueToValueMapTy &Map) {
   return It == Map.end() ? V : static_cast<Value *>(It->second);
 }
 
-void jam(Shape &S, ScalarEvolution &SE) {
-  Function &F = *S.XHeader->getParent();
-  LLVMContext &C = F.getContext();
-  const DataLayout &DL = F.getParent()->getDataLayout();
-  Type *IdxTy = S.IV->getType();
-  const unsigned K = S.K;
-  IRBuilder<> B(C);
+/// Steps 2 to 5 on a loop analyze() took, one method a step, run in order;
+/// the members are what a step leaves for the next.
+class Jammer {
+public:
+  Jammer(Shape &S, ScalarEvolution &SE)
+      : S(S), SE(SE), F(*S.XHeader->getParent()), C(F.getContext()), IdxTy(S.IV->getType()), K(S.K),
+        B(C), Maps(K), JoinIns(K), PreBlocks(S.Pre.begin(), S.Pre.end()), States(K) {}
 
-  // 2. The guard, XJ's header and latch, and the way into X for the rest.
-  SCEVExpander Expander(SE, DL, "wi.jam");
-  const SCEV *Trip = SE.getTripCountFromExitCount(SE.getExitCount(S.X, S.XLatch), /*Extend=*/false);
-  Value *N = Expander.expandCodeFor(Trip, IdxTy, S.XPreheader->getTerminator());
-  BasicBlock *Guard = BasicBlock::Create(C, "wi.jam.guard", &F, S.XHeader);
-  BasicBlock *XJHeader = BasicBlock::Create(C, "wi.jam.x", &F, S.XHeader);
-  BasicBlock *XJLatch = BasicBlock::Create(C, "wi.jam.x.next", &F, S.XHeader);
-  BasicBlock *Rest = BasicBlock::Create(C, "wi.jam.rest", &F, S.XHeader);
-  BasicBlock *RestPreheader = BasicBlock::Create(C, "wi.jam.rest.ph", &F, S.XHeader);
-  S.XPreheader->getTerminator()->replaceSuccessorWith(S.XHeader, Guard);
-  B.SetInsertPoint(Guard);
-  B.CreateCondBr(B.CreateICmpUGE(N, ConstantInt::get(IdxTy, K), "wi.jam.wide"), XJHeader, Rest);
-  B.SetInsertPoint(XJHeader);
-  PHINode *XJ = B.CreatePHI(IdxTy, 2, "wi.jam.xj");
-  XJ->addIncoming(ConstantInt::get(IdxTy, 0), Guard);
-  SmallVector<Value *, 8> Ids;
-  for (unsigned Copy = 0; Copy < K; ++Copy)
-    Ids.push_back(Copy == 0 ? static_cast<Value *>(XJ)
-                            : B.CreateAdd(XJ, ConstantInt::get(IdxTy, Copy),
-                                          "wi.jam.x" + Twine(Copy), true, true));
-  B.SetInsertPoint(XJLatch);
-  Value *Next = B.CreateAdd(XJ, ConstantInt::get(IdxTy, K), "wi.jam.xj.next", true, true);
-  Value *Room = B.CreateICmpULE(B.CreateAdd(Next, ConstantInt::get(IdxTy, K), "", true, true), N,
-                                "wi.jam.room");
-  B.CreateCondBr(Room, XJHeader, Rest);
-  XJ->addIncoming(Next, XJLatch);
-  B.SetInsertPoint(Rest);
-  PHINode *Start = B.CreatePHI(IdxTy, 2, "wi.jam.start");
-  Start->addIncoming(ConstantInt::get(IdxTy, 0), Guard);
-  Start->addIncoming(Next, XJLatch);
-  B.CreateCondBr(B.CreateICmpULT(Start, N, "wi.jam.more"), RestPreheader, S.XExit);
-  B.SetInsertPoint(RestPreheader);
-  B.CreateBr(S.XHeader);
-  S.IV->setIncomingBlock(S.IV->getBasicBlockIndex(S.XPreheader), RestPreheader);
-  S.IV->setIncomingValue(S.IV->getBasicBlockIndex(RestPreheader), Start);
+  void run() {
+    addJamLoop();
+    BasicBlock *Into = XJHeader;
+    for (unsigned Copy = 0; Copy < K; ++Copy)
+      Into = copyPre(Copy, Into);
+    jamInnerLoop(Into);
+    copyPost();
+  }
 
-  // 3. Pre, K times, each ending in its M_k.
-  std::vector<ValueToValueMapTy> Maps(K);
-  SmallVector<BasicBlock *, 8> Merges;
-  SmallVector<Value *, 8> Entered;
-  SmallVector<SmallVector<PHINode *, 4>, 8> JoinIns(K); // per Join phi, its value past L
-  const SmallVector<BasicBlock *, 8> PreBlocks(S.Pre.begin(), S.Pre.end());
-  BasicBlock *Into = XJHeader;
-  for (unsigned Copy = 0; Copy < K; ++Copy) {
+private:
+  /// Per copy, the phis of the jammed loop's header (the values L's header
+  /// phis carry, `active`, the last exit values) and of its S_k.
+  struct CopyState {
+    SmallVector<PHINode *, 4> Carried, Last;
+    PHINode *Active;
+    SmallVector<PHINode *, 4> CarriedNext, LastNext;
+    PHINode *ActiveNext;
+  };
+
+  /// Step 2: the guard, XJ's header and latch (the copies' ids made in the
+  /// header), and the way into X for the rest.
+  void addJamLoop() {
+    const DataLayout &DL = F.getParent()->getDataLayout();
+    SCEVExpander Expander(SE, DL, "wi.jam");
+    const SCEV *Trip =
+        SE.getTripCountFromExitCount(SE.getExitCount(S.X, S.XLatch), /*Extend=*/false);
+    Value *N = Expander.expandCodeFor(Trip, IdxTy, S.XPreheader->getTerminator());
+    BasicBlock *Guard = BasicBlock::Create(C, "wi.jam.guard", &F, S.XHeader);
+    XJHeader = BasicBlock::Create(C, "wi.jam.x", &F, S.XHeader);
+    XJLatch = BasicBlock::Create(C, "wi.jam.x.next", &F, S.XHeader);
+    BasicBlock *Rest = BasicBlock::Create(C, "wi.jam.rest", &F, S.XHeader);
+    BasicBlock *RestPreheader = BasicBlock::Create(C, "wi.jam.rest.ph", &F, S.XHeader);
+    S.XPreheader->getTerminator()->replaceSuccessorWith(S.XHeader, Guard);
+    B.SetInsertPoint(Guard);
+    B.CreateCondBr(B.CreateICmpUGE(N, ConstantInt::get(IdxTy, K), "wi.jam.wide"), XJHeader, Rest);
+    B.SetInsertPoint(XJHeader);
+    PHINode *XJ = B.CreatePHI(IdxTy, 2, "wi.jam.xj");
+    XJ->addIncoming(ConstantInt::get(IdxTy, 0), Guard);
+    for (unsigned Copy = 0; Copy < K; ++Copy)
+      Ids.push_back(Copy == 0 ? static_cast<Value *>(XJ)
+                              : B.CreateAdd(XJ, ConstantInt::get(IdxTy, Copy),
+                                            "wi.jam.x" + Twine(Copy), true, true));
+    B.SetInsertPoint(XJLatch);
+    Value *Next = B.CreateAdd(XJ, ConstantInt::get(IdxTy, K), "wi.jam.xj.next", true, true);
+    Value *Room = B.CreateICmpULE(B.CreateAdd(Next, ConstantInt::get(IdxTy, K), "", true, true), N,
+                                  "wi.jam.room");
+    B.CreateCondBr(Room, XJHeader, Rest);
+    XJ->addIncoming(Next, XJLatch);
+    B.SetInsertPoint(Rest);
+    PHINode *Start = B.CreatePHI(IdxTy, 2, "wi.jam.start");
+    Start->addIncoming(ConstantInt::get(IdxTy, 0), Guard);
+    Start->addIncoming(Next, XJLatch);
+    B.CreateCondBr(B.CreateICmpULT(Start, N, "wi.jam.more"), RestPreheader, S.XExit);
+    B.SetInsertPoint(RestPreheader);
+    B.CreateBr(S.XHeader);
+    S.IV->setIncomingBlock(S.IV->getBasicBlockIndex(S.XPreheader), RestPreheader);
+    S.IV->setIncomingValue(S.IV->getBasicBlockIndex(RestPreheader), Start);
+  }
+
+  /// Step 3, for one copy: pre copied after Into for work-item x + Copy,
+  /// ending in its M_k, which it returns; `entered_k`, the values the
+  /// join's phis take past L, and the values pre defines for L and post
+  /// (poison on the paths that do not define them).
+  BasicBlock *copyPre(unsigned Copy, BasicBlock *Into) {
     ValueToValueMapTy &Map = Maps[Copy];
     const std::string Suffix = ".wi" + std::to_string(Copy);
     SmallVector<BasicBlock *, 8> Copies = copyBlocks(PreBlocks, Map, Suffix, XJLatch);
@@ -317,46 +337,59 @@ void jam(Shape &S, ScalarEvolution &SE) {
         return Dominated.contains(Original[Pred]) ? Def : PoisonValue::get(I->getType());
       });
     }
-    Into = Merge;
+    return Merge;
   }
 
-  // 4. The jammed loop.
-  BasicBlock *JHeader = BasicBlock::Create(C, "wi.jam.loop", &F, XJLatch);
-  BasicBlock *JLatch = BasicBlock::Create(C, "wi.jam.loop.next", &F, XJLatch);
-  B.SetInsertPoint(Into);
-  B.CreateBr(JHeader);
-  struct CopyState {
-    SmallVector<PHINode *, 4> Carried, Last;
-    PHINode *Active;
-    SmallVector<PHINode *, 4> CarriedNext, LastNext;
-    PHINode *ActiveNext;
-  };
-  std::vector<CopyState> States(K);
-  B.SetInsertPoint(JHeader);
-  for (unsigned Copy = 0; Copy < K; ++Copy) {
-    CopyState &St = States[Copy];
-    for (PHINode *Phi : S.Carried) {
-      PHINode *P = B.CreatePHI(Phi->getType(), 2, Phi->getName() + ".wi" + Twine(Copy));
-      P->addIncoming(mapped(Phi->getIncomingValueForBlock(S.LPreheader), Maps[Copy]), Into);
-      St.Carried.push_back(P);
+  /// Step 4: the jammed loop J, entered from Into (the last M_k): its
+  /// header's phis for every copy, then each copy's round in turn, then the
+  /// latch, which goes round while any copy is active.
+  void jamInnerLoop(BasicBlock *Into) {
+    BasicBlock *JHeader = BasicBlock::Create(C, "wi.jam.loop", &F, XJLatch);
+    BasicBlock *JLatch = BasicBlock::Create(C, "wi.jam.loop.next", &F, XJLatch);
+    B.SetInsertPoint(Into);
+    B.CreateBr(JHeader);
+    B.SetInsertPoint(JHeader);
+    for (unsigned Copy = 0; Copy < K; ++Copy) {
+      CopyState &St = States[Copy];
+      for (PHINode *Phi : S.Carried) {
+        PHINode *P = B.CreatePHI(Phi->getType(), 2, Phi->getName() + ".wi" + Twine(Copy));
+        P->addIncoming(mapped(Phi->getIncomingValueForBlock(S.LPreheader), Maps[Copy]), Into);
+        St.Carried.push_back(P);
+      }
+      St.Active = B.CreatePHI(B.getInt1Ty(), 2, "wi.jam.active" + Twine(Copy));
+      St.Active->addIncoming(Entered[Copy], Into);
+      for (PHINode *Phi : S.Outs) {
+        PHINode *P = B.CreatePHI(Phi->getType(), 2, Phi->getName() + ".wi" + Twine(Copy) + ".last");
+        P->addIncoming(PoisonValue::get(Phi->getType()), Into);
+        St.Last.push_back(P);
+      }
     }
-    St.Active = B.CreatePHI(B.getInt1Ty(), 2, "wi.jam.active" + Twine(Copy));
-    St.Active->addIncoming(Entered[Copy], Into);
-    for (PHINode *Phi : S.Outs) {
-      PHINode *P = B.CreatePHI(Phi->getType(), 2, Phi->getName() + ".wi" + Twine(Copy) + ".last");
-      P->addIncoming(PoisonValue::get(Phi->getType()), Into);
-      St.Last.push_back(P);
-    }
+    BasicBlock *From = JHeader;
+    for (unsigned Copy = 0; Copy < K; ++Copy)
+      From = jamRound(Copy, From, JLatch);
+    B.SetInsertPoint(From);
+    B.CreateBr(JLatch);
+    B.SetInsertPoint(JLatch);
+    Value *Any = States[0].ActiveNext;
+    for (unsigned Copy = 1; Copy < K; ++Copy)
+      Any = B.CreateOr(Any, States[Copy].ActiveNext);
+    JExit = BasicBlock::Create(C, "wi.jam.loop.exit", &F, XJLatch);
+    B.CreateCondBr(Any, JHeader, JExit);
   }
-  const SmallVector<BasicBlock *, 8> LoopBlocks(S.L->getBlocks().begin(), S.L->getBlocks().end());
-  BasicBlock *From = JHeader;
-  for (unsigned Copy = 0; Copy < K; ++Copy) {
+
+  /// Step 4, one copy's part of a round of J, after From: the guard on
+  /// `active_k`, L's blocks copied with their back edges to a block that
+  /// collects the next iteration's values and their exits to one that
+  /// collects the exit values, and S_k, where the three ways meet; returns
+  /// S_k.
+  BasicBlock *jamRound(unsigned Copy, BasicBlock *From, BasicBlock *JLatch) {
     CopyState &St = States[Copy];
     ValueToValueMapTy Map;
     for (auto Entry : Maps[Copy])
       Map[Entry.first] = Entry.second;
     const std::string Suffix = ".wi" + std::to_string(Copy);
     BasicBlock *GuardK = BasicBlock::Create(C, "wi.jam.if" + Twine(Copy), &F, JLatch);
+    const SmallVector<BasicBlock *, 8> LoopBlocks(S.L->getBlocks().begin(), S.L->getBlocks().end());
     SmallVector<BasicBlock *, 8> Copies = copyBlocks(LoopBlocks, Map, Suffix, JLatch);
     for (unsigned I = 0; I < S.Carried.size(); ++I)
       Map[S.Carried[I]] = St.Carried[I];
@@ -426,52 +459,65 @@ void jam(Shape &S, ScalarEvolution &SE) {
       St.LastNext.push_back(P);
       St.Last[I]->addIncoming(P, JLatch);
     }
-    From = Merge;
+    return Merge;
   }
-  B.SetInsertPoint(From);
-  B.CreateBr(JLatch);
-  B.SetInsertPoint(JLatch);
-  Value *Any = States[0].ActiveNext;
-  for (unsigned Copy = 1; Copy < K; ++Copy)
-    Any = B.CreateOr(Any, States[Copy].ActiveNext);
-  BasicBlock *JExit = BasicBlock::Create(C, "wi.jam.loop.exit", &F, XJLatch);
-  B.CreateCondBr(Any, JHeader, JExit);
 
-  // 5. Post, K times.
-  const SmallVector<BasicBlock *, 8> PostBlocks(S.Post.begin(), S.Post.end());
-  From = JExit;
-  for (unsigned Copy = 0; Copy < K; ++Copy) {
-    ValueToValueMapTy &Map = Maps[Copy];
-    const std::string Suffix = ".wi" + std::to_string(Copy);
-    SmallVector<BasicBlock *, 8> Copies = copyBlocks(PostBlocks, Map, Suffix, XJLatch);
-    for (unsigned I = 0; I < S.Outs.size(); ++I)
-      Map[S.Outs[I]] = States[Copy].LastNext[I];
-    remap(Copies, Map);
-    auto *Exit = cast<BasicBlock>(Map[S.LExit]);
-    while (isa<PHINode>(Exit->front()))
-      Exit->front().eraseFromParent();
-    B.SetInsertPoint(From);
-    if (S.Join) {
-      auto *Join = cast<BasicBlock>(Map[S.Join]);
-      B.CreateCondBr(Entered[Copy], Exit, Join);
-      unsigned I = 0;
-      for (PHINode &Phi : Join->phis()) {
-        for (BasicBlock *Pre : PreBlocks)
-          for (int At; (At = Phi.getBasicBlockIndex(cast<BasicBlock>(Map[Pre]))) >= 0;)
-            Phi.removeIncomingValue(At, /*DeletePHIIfEmpty=*/false);
-        Phi.addIncoming(JoinIns[Copy][I++], From);
+  /// Step 5: after J, post copied K times, each from L's exit block (its
+  /// exit phis replaced by the copy's last values) or, where the copy never
+  /// entered L, from the join; each copy's latch goes on to the next, the
+  /// last to XJ's latch. (The copies' inductions are the ids; the copied
+  /// increments are dead.)
+  void copyPost() {
+    const SmallVector<BasicBlock *, 8> PostBlocks(S.Post.begin(), S.Post.end());
+    BasicBlock *From = JExit;
+    for (unsigned Copy = 0; Copy < K; ++Copy) {
+      ValueToValueMapTy &Map = Maps[Copy];
+      const std::string Suffix = ".wi" + std::to_string(Copy);
+      SmallVector<BasicBlock *, 8> Copies = copyBlocks(PostBlocks, Map, Suffix, XJLatch);
+      for (unsigned I = 0; I < S.Outs.size(); ++I)
+        Map[S.Outs[I]] = States[Copy].LastNext[I];
+      remap(Copies, Map);
+      auto *Exit = cast<BasicBlock>(Map[S.LExit]);
+      while (isa<PHINode>(Exit->front()))
+        Exit->front().eraseFromParent();
+      B.SetInsertPoint(From);
+      if (S.Join) {
+        auto *Join = cast<BasicBlock>(Map[S.Join]);
+        B.CreateCondBr(Entered[Copy], Exit, Join);
+        unsigned I = 0;
+        for (PHINode &Phi : Join->phis()) {
+          for (BasicBlock *Pre : PreBlocks)
+            for (int At; (At = Phi.getBasicBlockIndex(cast<BasicBlock>(Map[Pre]))) >= 0;)
+              Phi.removeIncomingValue(At, /*DeletePHIIfEmpty=*/false);
+          Phi.addIncoming(JoinIns[Copy][I++], From);
+        }
+      } else {
+        B.CreateBr(Exit);
       }
-    } else {
-      B.CreateBr(Exit);
+      auto *Latch = cast<BasicBlock>(Map[S.XLatch]);
+      Latch->getTerminator()->eraseFromParent();
+      From = Latch;
     }
-    auto *Latch = cast<BasicBlock>(Map[S.XLatch]);
-    Latch->getTerminator()->eraseFromParent();
-    From = Latch;
+    B.SetInsertPoint(From);
+    B.CreateBr(XJLatch);
   }
-  B.SetInsertPoint(From);
-  B.CreateBr(XJLatch);
-  // The copies' inductions are the ids; the copied increments are dead.
-}
+
+  Shape &S;
+  ScalarEvolution &SE;
+  Function &F;
+  LLVMContext &C;
+  Type *IdxTy;
+  const unsigned K;
+  IRBuilder<> B;
+  BasicBlock *XJHeader = nullptr, *XJLatch = nullptr; ///< step 2's
+  SmallVector<Value *, 8> Ids;                        ///< x + k, made in XJ's header
+  std::vector<ValueToValueMapTy> Maps;                ///< per copy: pre's (then post's) values
+  SmallVector<Value *, 8> Entered;                    ///< per copy: `entered_k`
+  SmallVector<SmallVector<PHINode *, 4>, 8> JoinIns;  ///< per copy, per join phi: its value past L
+  const SmallVector<BasicBlock *, 8> PreBlocks;
+  std::vector<CopyState> States;
+  BasicBlock *JExit = nullptr; ///< step 4's
+};
 
 } // namespace
 
@@ -490,7 +536,7 @@ PreservedAnalyses WorkItemJamPass::run(Function &F, FunctionAnalysisManager &FAM
     Shape S;
     if (!analyze(X, SE, DT, S))
       return false;
-    jam(S, SE);
+    Jammer(S, SE).run();
     return true;
   });
   return Jammed || Formed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -475,6 +475,9 @@ constexpr unsigned MaxVersionedInstructions = 4000;
 /// same in every work-item: such a comparison holds for the whole group
 /// when it holds for the group's first and last id, which the copy's
 /// condition computes from the group id and sizes before anything else.
+/// Three steps: find the guards (findGuards), compute at a new entry
+/// whether they hold for the group (groupCondition), copy the function
+/// with them folded (copyForGroup).
 class GroupCheckVersioner {
 public:
   GroupCheckVersioner(Function &F, const UniformValues &UV) : F(F), UV(UV), DT(F), PDT(F), LI(DT) {}
@@ -487,20 +490,7 @@ public:
     for (Instruction &I : instructions(F))
       if (isa<AllocaInst>(I) && I.getParent() != &F.getEntryBlock())
         return false;
-    TargetLibraryInfoImpl TLII(Triple(F.getParent()->getTargetTriple()));
-    TargetLibraryInfo TLI(TLII, &F);
-    AssumptionCache AC(F);
-    ScalarEvolution SE(F, TLI, AC, DT, LI);
-    auto ReadsColumns = [&](const Loop &L) { return acrossWorkItemsIsConsecutive(L, UV); };
-    for (Loop *L : LI.getLoopsInPreorder()) {
-      if (UV.isUniformBlock(L->getHeader()) || !columnShaped(*L, SE, UV, ReadsColumns))
-        continue;
-      SmallVector<Guard, 4> Found;
-      if (guardsOf(L->getHeader(), Found))
-        for (const Guard &G : Found)
-          if (none_of(Guards, [&](const Guard &Old) { return Old.Branch == G.Branch; }))
-            Guards.push_back(G);
-    }
+    findGuards();
     if (Guards.empty())
       return false;
     return version();
@@ -520,6 +510,25 @@ private:
     bool Want;
     SmallVector<Leaf, 4> Leaves;
   };
+
+  /// Step 1: into Guards, the bounds checks in front of every loop that
+  /// would read columns across the work-items if it ran in all of them.
+  void findGuards() {
+    TargetLibraryInfoImpl TLII(Triple(F.getParent()->getTargetTriple()));
+    TargetLibraryInfo TLI(TLII, &F);
+    AssumptionCache AC(F);
+    ScalarEvolution SE(F, TLI, AC, DT, LI);
+    auto ReadsColumns = [&](const Loop &L) { return acrossWorkItemsIsConsecutive(L, UV); };
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      if (UV.isUniformBlock(L->getHeader()) || !columnShaped(*L, SE, UV, ReadsColumns))
+        continue;
+      SmallVector<Guard, 4> Found;
+      if (guardsOf(L->getHeader(), Found))
+        for (const Guard &G : Found)
+          if (none_of(Guards, [&](const Guard &Old) { return Old.Branch == G.Branch; }))
+            Guards.push_back(G);
+    }
+  }
 
   /// Whether To is reached from From before Join.
   static bool reaches(BasicBlock *From, const BasicBlock *To, const BasicBlock *Join) {
@@ -772,30 +781,48 @@ private:
     return Holds;
   }
 
+  /// Steps 2 and 3: a new entry that computes whether every guard's leaves
+  /// hold for the whole group, and branches to a copy of the function with
+  /// the guards folded or to the function as it was; false (F unchanged)
+  /// if a leaf cannot be computed at the entry.
   bool version() {
-    LLVMContext &C = F.getContext();
     BasicBlock *OldEntry = &F.getEntryBlock();
-    BasicBlock *Entry = BasicBlock::Create(C, "group.checks", &F, OldEntry);
+    BasicBlock *Entry = BasicBlock::Create(F.getContext(), "group.checks", &F, OldEntry);
     IRBuilder<> B(Entry);
+    Value *Holds = groupCondition(B);
+    if (!Holds) {
+      // Only the new entry's own values use its values, each after it.
+      while (!Entry->empty())
+        Entry->back().eraseFromParent();
+      Entry->eraseFromParent();
+      return false;
+    }
+    copyForGroup(Entry, OldEntry, Holds, B);
+    return true;
+  }
+
+  /// Step 2: in the new entry (B), the conjunction of every guard's leaves
+  /// as they must be at both ends of the group's ids; null if one cannot
+  /// be computed there.
+  Value *groupCondition(IRBuilder<> &B) {
     Value *Holds = B.getTrue();
-    for (const Guard &G : Guards) {
+    for (const Guard &G : Guards)
       for (const Leaf &L : G.Leaves) {
         Value *H = holdsForGroup(L, B);
-        if (!H) {
-          // Only the new entry's own values use its values, each after it.
-          while (!Entry->empty())
-            Entry->back().eraseFromParent();
-          Entry->eraseFromParent();
-          return false;
-        }
+        if (!H)
+          return nullptr;
         Holds = B.CreateLogicalAnd(Holds, H);
       }
-    }
-    // The allocas stay one set, in the entry, for both copies.
+    return Holds;
+  }
+
+  /// Step 3: the allocas moved to the new entry (one set for both copies),
+  /// every other block copied, the entry branching on Holds to the copy,
+  /// whose guards are folded the way toward their loops.
+  void copyForGroup(BasicBlock *Entry, BasicBlock *OldEntry, Value *Holds, IRBuilder<> &B) {
     for (Instruction &I : make_early_inc_range(*OldEntry))
       if (isa<AllocaInst>(I))
         I.moveBefore(*Entry, Entry->getFirstInsertionPt());
-    // The copy: every block but the new entry, its checks folded.
     ValueToValueMapTy VMap;
     SmallVector<BasicBlock *, 32> Blocks;
     for (BasicBlock &BB : F)
@@ -811,11 +838,10 @@ private:
     B.CreateCondBr(Holds, cast<BasicBlock>(VMap[OldEntry]), OldEntry);
     for (const Guard &G : Guards) {
       auto *Copy = cast<BranchInst>(VMap[G.Branch]);
-      Copy->setCondition(ConstantInt::getBool(C, G.Want));
+      Copy->setCondition(ConstantInt::getBool(F.getContext(), G.Want));
       ConstantFoldTerminator(Copy->getParent(), /*DeleteDeadConditions=*/true);
     }
     removeUnreachableBlocks(F);
-    return true;
   }
 
   Function &F;
