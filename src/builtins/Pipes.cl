@@ -232,20 +232,38 @@ void __work_group_commit_write_pipe(__global uchar *P, Rid R, uint Size, uint Al
     commitWrite(P, fromRid(R));
 }
 
+// The sub-group forms: every work-item of a sub-group calls them with the
+// same arguments; the sub-group's first work-item reserves, and a commit
+// waits until every work-item of the sub-group has read or written its
+// packets (SubGroups.cl's helpers).
+ulong __weft_sub_group_first(ulong V);
+uint __weft_sub_group_leader(void);
+void __weft_sub_group_barrier(void);
+
 Rid __sub_group_reserve_read_pipe(__global uchar *P, uint Count, uint Size, uint Align) {
-  return __work_group_reserve_read_pipe(P, Count, Size, Align);
+  ulong Id = 0;
+  if (__weft_sub_group_leader())
+    Id = reserveRead(P, Count);
+  return toRid(__weft_sub_group_first(Id));
 }
 
 Rid __sub_group_reserve_write_pipe(__global uchar *P, uint Count, uint Size, uint Align) {
-  return __work_group_reserve_write_pipe(P, Count, Size, Align);
+  ulong Id = 0;
+  if (__weft_sub_group_leader())
+    Id = reserveWrite(P, Count);
+  return toRid(__weft_sub_group_first(Id));
 }
 
 void __sub_group_commit_read_pipe(__global uchar *P, Rid R, uint Size, uint Align) {
-  __work_group_commit_read_pipe(P, R, Size, Align);
+  __weft_sub_group_barrier();
+  if (__weft_sub_group_leader() && fromRid(R) != 0)
+    commitRead(P, fromRid(R));
 }
 
 void __sub_group_commit_write_pipe(__global uchar *P, Rid R, uint Size, uint Align) {
-  __work_group_commit_write_pipe(P, R, Size, Align);
+  __weft_sub_group_barrier();
+  if (__weft_sub_group_leader() && fromRid(R) != 0)
+    commitWrite(P, fromRid(R));
 }
 
 // get_pipe_num_packets: the packets written and not yet read, as of now

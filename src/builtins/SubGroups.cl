@@ -4,64 +4,104 @@
 // and inclusive/exclusive scan of add, min and max on int, uint, long,
 // ulong, float and double.
 //
-// A work-group runs as one loop over its work-items, with barriers as
-// resume points for the whole group; only a sub-group that is the whole
-// work-group is correct for every program (sub-group-uniform control flow
-// is then work-group-uniform). So every work-group is one sub-group, in
-// linear-id order, and each function here is its work-group counterpart:
-// the collectives are Collectives.cl's (scratch buffer, work-group
-// barriers, combined in order on work-item 0) and sub_group_barrier is a
-// work-group barrier. The runtime limits kernels that call these functions
-// to work-groups of rt::MaxSubGroupSize work-items.
+// The sub-groups of a work-group are its work-items in linear-id order,
+// cut into runs of the kernel's sub-group size N (__weft_sub_group_width,
+// a constant of the kernel: WorkItemBuiltinPass), the last one perhaps
+// shorter. __weft_sub_group_sync is where every work-item of the caller's
+// sub-group has run the code before it: BarrierStatePass splits the kernel
+// there as at a barrier, and WorkGroupLoopPass runs each sub-group through
+// its syncs on its own, so the work-items of a sub-group run each stretch
+// between two syncs side by side in one loop, in vector lanes.
+//
+// A collective gathers the sub-group's values in the sub-group's slots of
+// the collective scratch (after the work-group collectives' slots:
+// runtime/program/KernelAbi.h, collectiveScratchBytes), the sub-group's
+// first work-item combines them in order, and every work-item reads its
+// result; the first sync keeps a collective from overwriting the slots
+// while work-items still read the one before.
 //
 // All functions are inlined into the kernel before the barrier pass, like
 // Collectives.cl's.
 #include "BuiltinMacros.h"
+#include "GatherOps.h"
 
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
+
+__attribute__((const)) uint __weft_sub_group_width(void);
+void __weft_sub_group_sync(void);
+__local void *__weft_wg_scratch(void);
+
+static INL uint width(void) { return __weft_sub_group_width(); }
+
+static INL uint linearId(void) { return (uint)get_local_linear_id(); }
 
 static INL uint groupItems(void) {
   return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
 }
 
-// The work-item functions. The last work-group of a dimension may be
-// smaller than the enqueued size: its one sub-group is too.
-OVL uint get_sub_group_size(void) { return groupItems(); }
-OVL uint get_max_sub_group_size(void) {
+static INL uint enqueuedItems(void) {
   return (uint)(get_enqueued_local_size(0) * get_enqueued_local_size(1) *
                 get_enqueued_local_size(2));
 }
-OVL uint get_num_sub_groups(void) { return 1; }
-OVL uint get_enqueued_num_sub_groups(void) { return 1; }
-OVL uint get_sub_group_id(void) { return 0; }
-OVL uint get_sub_group_local_id(void) { return (uint)get_local_linear_id(); }
 
-// A work-group barrier orders memory for the work-group, which is also the
-// sub-group; the scope is at most that wide.
-OVL void sub_group_barrier(cl_mem_fence_flags flags) { barrier(flags); }
-OVL void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) { barrier(flags); }
+// The work-item functions. A group smaller than the enqueued size (the
+// last of a dimension) has fewer sub-groups, its last one perhaps shorter.
+OVL uint get_sub_group_size(void) {
+  const uint N = width(), First = linearId() / N * N;
+  return min(N, groupItems() - First);
+}
+OVL uint get_max_sub_group_size(void) { return min(width(), enqueuedItems()); }
+OVL uint get_num_sub_groups(void) { return (groupItems() + width() - 1) / width(); }
+OVL uint get_enqueued_num_sub_groups(void) { return (enqueuedItems() + width() - 1) / width(); }
+OVL uint get_sub_group_id(void) { return linearId() / width(); }
+OVL uint get_sub_group_local_id(void) { return linearId() % width(); }
 
-OVL int sub_group_all(int predicate) { return work_group_all(predicate); }
-OVL int sub_group_any(int predicate) { return work_group_any(predicate); }
+// The slots of the caller's sub-group: N + 1 of 8 bytes.
+static INL __local ulong *slots(void) {
+  return (__local ulong *)__weft_wg_scratch() + groupItems() + 1 + get_sub_group_id() * (width() + 1);
+}
 
-// sub_group_local_id is the linear local id, which is what the
-// one-argument work_group_broadcast takes in Collectives.cl.
-#define SUB_GROUP_OP(T, NAME)                                                                      \
-  OVL T sub_group_reduce_##NAME(T x) { return work_group_reduce_##NAME(x); }                       \
-  OVL T sub_group_scan_inclusive_##NAME(T x) { return work_group_scan_inclusive_##NAME(x); }       \
-  OVL T sub_group_scan_exclusive_##NAME(T x) { return work_group_scan_exclusive_##NAME(x); }
+// The work-items of a sub-group run on one thread, one stretch between
+// syncs after the other: at the sync every write before it is done.
+OVL void sub_group_barrier(cl_mem_fence_flags flags) { __weft_sub_group_sync(); }
+OVL void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) {
+  __weft_sub_group_sync();
+}
 
-#define SUB_GROUP_FUNCTIONS(T)                                                                     \
-  OVL T sub_group_broadcast(T x, uint sub_group_local_id) {                                        \
-    return work_group_broadcast(x, (size_t)sub_group_local_id);                                    \
+/// s[0..n) = each work-item's x, then BODY runs on the sub-group's first
+/// work-item alone.
+#define GATHER(T, x, BODY)                                                                         \
+  __local T *s = (__local T *)slots();                                                             \
+  uint l = get_sub_group_local_id(), n = get_sub_group_size();                                     \
+  __weft_sub_group_sync();                                                                         \
+  s[l] = x;                                                                                        \
+  __weft_sub_group_sync();                                                                         \
+  if (l == 0) {                                                                                    \
+    BODY                                                                                           \
   }                                                                                                \
-  SUB_GROUP_OP(T, add)                                                                             \
-  SUB_GROUP_OP(T, min)                                                                             \
-  SUB_GROUP_OP(T, max)
+  __weft_sub_group_sync();
 
-SUB_GROUP_FUNCTIONS(int)
-SUB_GROUP_FUNCTIONS(uint)
-SUB_GROUP_FUNCTIONS(long)
-SUB_GROUP_FUNCTIONS(ulong)
-SUB_GROUP_FUNCTIONS(float)
-SUB_GROUP_FUNCTIONS(double)
+#define SUB_GROUP_BROADCAST(T)                                                                     \
+  OVL T sub_group_broadcast(T x, uint sub_group_local_id) {                                        \
+    __local T *s = (__local T *)slots();                                                           \
+    __weft_sub_group_sync();                                                                       \
+    if (get_sub_group_local_id() == sub_group_local_id)                                            \
+      *s = x;                                                                                      \
+    __weft_sub_group_sync();                                                                       \
+    return *s;                                                                                     \
+  }
+
+SUB_GROUP_BROADCAST(int)
+SUB_GROUP_BROADCAST(uint)
+SUB_GROUP_BROADCAST(long)
+SUB_GROUP_BROADCAST(ulong)
+SUB_GROUP_BROADCAST(float)
+SUB_GROUP_BROADCAST(double)
+GATHER_ARITHMETIC_ALL_TYPES(sub_group)
+GATHER_VOTES(sub_group)
+
+// For the sub-group forms of the pipe built-ins (Pipes.cl): V of the
+// sub-group's first work-item, in every work-item; and a sub-group sync.
+ulong __weft_sub_group_first(ulong V) { return sub_group_broadcast(V, 0u); }
+uint __weft_sub_group_leader(void) { return get_sub_group_local_id() == 0; }
+void __weft_sub_group_barrier(void) { __weft_sub_group_sync(); }

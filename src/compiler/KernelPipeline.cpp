@@ -120,6 +120,18 @@ namespace weft::compiler {
 
 namespace {
 
+/// A kernel's sub-group size (wi::SubGroupSizeAttr): as many 32-bit lanes
+/// as the widest vector registers of the CPU F is compiled for hold (16 with
+/// AVX-512, 8 with AVX, else 4), so that a sub-group of work-items on 32-bit
+/// values fills one register.
+uint64_t defaultSubGroupSize(const Function &F) {
+  StringRef Features = F.getFnAttribute("target-features").getValueAsString();
+  SmallVector<StringRef, 64> Items;
+  Features.split(Items, ',');
+  auto has = [&](StringRef Feature) { return is_contained(Items, Feature); };
+  return has("+avx512f") ? 16 : has("+avx") ? 8 : 4;
+}
+
 bool verify(Module &M, const char *Stage, std::string &Log) {
   std::string Text;
   raw_string_ostream OS(Text);
@@ -255,6 +267,7 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
   for (Function &F : M) {
     if (!wi::isWorkItemFunction(F))
       continue;
+    wi::setSizeAttr(F, wi::SubGroupSizeAttr, defaultSubGroupSize(F));
     for (Instruction &I : instructions(F))
       if (auto *Call = dyn_cast<CallInst>(&I))
         if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration()) {
@@ -473,6 +486,7 @@ bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, st
     D.PrivateFrameSize = wi::sizeAttr(*WG, wi::FrameSizeAttr);
     D.PrivateMemSize = wi::sizeAttr(*WG, wi::PrivateSizeAttr);
     D.UsesPrintf = WG->hasFnAttribute(wi::PrintfAttr);
+    D.SubGroupSize = std::max<uint64_t>(1, wi::sizeAttr(*WG, wi::SubGroupSizeAttr));
     D.UsesDeviceEnqueue = WG->hasFnAttribute(DeviceEnqueuePass::UsesAttr);
     D.MayWait = mayWait(*WG);
     D.GlobalStoreBytes = globalStoreBytes(*WG);

@@ -57,6 +57,10 @@ bool isSubGroupName(llvm::StringRef Mangled) {
          Base == "get_sub_group_local_id";
 }
 
+bool isSubGroupSyncName(llvm::StringRef Name) { return Name == "__weft_sub_group_sync"; }
+
+bool isSubGroupWidthName(llvm::StringRef Name) { return Name == "__weft_sub_group_width"; }
+
 bool isFenceName(llvm::StringRef Mangled) {
   llvm::StringRef Base = demangledBaseName(Mangled);
   return Base == "mem_fence" || Base == "read_mem_fence" || Base == "write_mem_fence" ||

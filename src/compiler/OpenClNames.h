@@ -42,6 +42,13 @@ bool isFenceName(llvm::StringRef Mangled);
 /// work-item functions and every sub_group_* function (barrier, vote,
 /// broadcast, reduce, scan).
 bool isSubGroupName(llvm::StringRef Mangled);
+/// The builtin library's sub-group primitives (src/builtins/SubGroups.cl):
+/// __weft_sub_group_sync, the point where every work-item of a sub-group
+/// has run the code before it (BarrierStatePass splits the kernel there, as
+/// at a barrier, with the scope of a sub-group), and __weft_sub_group_width,
+/// the kernel's sub-group size (WorkItemBuiltinPass).
+bool isSubGroupSyncName(llvm::StringRef Name);
+bool isSubGroupWidthName(llvm::StringRef Name);
 
 /// Kernel argument types by their OpenCL C names (kernel_arg_base_type,
 /// typedefs resolved): one of the image types (image1d_t ... image3d_t,

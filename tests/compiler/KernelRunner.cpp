@@ -170,7 +170,7 @@ bool Program::runWith(rt::WorkGroupFn Fn, const std::string &Name, const NDRange
   Ctx.PrivateMem = Private.Ptr;
   Ctx.PrivateMemSize = D->PrivateFrameSize * MaxItems;
   Ctx.StackTop = static_cast<char *>(__builtin_frame_address(0));
-  AlignedBuffer Collective((MaxItems + 1) * rt::CollectiveScratchPerItem);
+  AlignedBuffer Collective(rt::collectiveScratchBytes(MaxItems));
   Ctx.CollectiveScratch = Collective.Ptr;
   for (uint64_t Gz = 0; Gz < Ctx.NumGroups[2]; ++Gz)
     for (uint64_t Gy = 0; Gy < Ctx.NumGroups[1]; ++Gy)

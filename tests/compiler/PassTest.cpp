@@ -185,6 +185,129 @@ entry:
   EXPECT_EQ(numMatching(F, [](Instruction &I) { return I.getName() == "x.again"; }), 1u);
 }
 
+// Sub-group syncs split a function like barriers, into states of their
+// own (wi::SubGroupStatesAttr), numbered in the order of the paths: here the
+// sync's block comes after the barrier's in the function but before it on
+// every path. The work-group function then runs the sub-groups (8 wide)
+// in turns from their work-items' states: a first pass over the states
+// that start or follow a barrier (0 and 2), then rounds over the sync's
+// (1), twice: for sub-groups whose work-items all stopped there, and for
+// those where only some did.
+TEST(PassTest, SubGroupSyncsAreStatesRunPerSubGroup) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+declare void @_Z7barrierj(i32)
+declare void @__weft_sub_group_sync()
+define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="k" "weft-sub-group-size"="8" {
+entry:
+  %v = load i64, ptr addrspace(1) %out
+  br label %first
+join:
+  call void @_Z7barrierj(i32 1)
+  %p = getelementptr i64, ptr addrspace(1) %out, i64 %lx
+  store i64 %w, ptr addrspace(1) %p
+  ret i32 -1
+first:
+  %w = add i64 %v, %lx
+  call void @__weft_sub_group_sync()
+  store i64 %w, ptr addrspace(1) %out
+  br label %join
+}
+)");
+  ASSERT_TRUE(M);
+  Function &F = *M->getFunction("__weft_wi_k");
+  ASSERT_TRUE(BarrierStatePass::transform(F));
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  EXPECT_EQ(wi::sizeAttr(F, wi::BarrierCountAttr), 2u);
+  EXPECT_EQ(F.getFnAttribute(wi::SubGroupStatesAttr).getValueAsString(), "010");
+  // No values shared once per group: sub-groups run a region one after
+  // another.
+  EXPECT_EQ(wi::sizeAttr(F, wi::UniformSizeAttr), 0u);
+
+  ModuleAnalysisManager MAM;
+  WorkGroupLoopPass().run(*M, MAM);
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  Function *WG = M->getFunction("__weft_wg_k");
+  ASSERT_NE(WG, nullptr);
+  EXPECT_EQ(wi::sizeAttr(*WG, wi::SubGroupSizeAttr), 8u);
+  unsigned Calls = 0, LaneStates = 0;
+  std::set<int64_t> States;
+  for (Instruction &I : instructions(*WG)) {
+    if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->getCalledFunction() == &F) {
+      ++Calls;
+      if (auto *K = dyn_cast<ConstantInt>(Call->getArgOperand(wi::numKernelArgs(F) + wi::State)))
+        States.insert(K->getSExtValue());
+    }
+    LaneStates += isa<AllocaInst>(I) && I.getName() == "lane.states";
+  }
+  EXPECT_EQ(Calls, 4u);
+  EXPECT_EQ(States, (std::set<int64_t>{0, 1, 2}));
+  EXPECT_EQ(LaneStates, 1u);
+  // The table of sync states the rounds look up.
+  GlobalVariable *Table = M->getGlobalVariable("__weft_wg_k.sub.states", true);
+  ASSERT_NE(Table, nullptr);
+  auto *Flags = cast<ConstantDataArray>(Table->getInitializer());
+  EXPECT_EQ(Flags->getNumElements(), 3u);
+  EXPECT_EQ(Flags->getElementAsInteger(1), 1u);
+  EXPECT_EQ(Flags->getElementAsInteger(2), 0u);
+}
+
+// A loop that leaves on what an atomic read returned (a spin on a flag)
+// gives the other sub-groups a turn each time it goes round again: its back
+// edge gets a sub-group sync, and the function sub-group states. A loop
+// that only updates atomics (a histogram) does not.
+TEST(PassTest, SpinLoopsYieldToOtherSubGroups) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+define i32 @__weft_wi_spin(ptr addrspace(1) %flag, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="spin" {
+entry:
+  br label %wait
+wait:
+  %f = load atomic i32, ptr addrspace(1) %flag seq_cst, align 4
+  %zero = icmp eq i32 %f, 0
+  br i1 %zero, label %wait, label %done
+done:
+  ret i32 -1
+}
+define i32 @__weft_wi_histogram(ptr addrspace(1) %bins, i32 %n, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="histogram" {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %b = and i32 %i, 15
+  %p = getelementptr i32, ptr addrspace(1) %bins, i32 %b
+  %old = atomicrmw add ptr addrspace(1) %p, i32 1 seq_cst
+  %i.next = add i32 %i, 1
+  %more = icmp slt i32 %i.next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret i32 -1
+}
+)");
+  ASSERT_TRUE(M);
+  Function &Spin = *M->getFunction("__weft_wi_spin");
+  ASSERT_TRUE(BarrierStatePass::transform(Spin));
+  EXPECT_EQ(wi::sizeAttr(Spin, wi::BarrierCountAttr), 1u);
+  EXPECT_EQ(Spin.getFnAttribute(wi::SubGroupStatesAttr).getValueAsString(), "01");
+  // The first check runs without a turn for the others: the sync is on the
+  // way back to the load, after it.
+  BasicBlock *Wait = nullptr;
+  for (BasicBlock &BB : Spin)
+    if (BB.getName().startswith("wait") && !BB.getName().contains("resume"))
+      Wait = &BB;
+  ASSERT_NE(Wait, nullptr);
+  EXPECT_EQ(
+      numMatching(Spin,
+                  [](Instruction &I) { return isa<LoadInst>(I) && cast<LoadInst>(I).isAtomic(); }),
+      1u);
+  Function &Histogram = *M->getFunction("__weft_wi_histogram");
+  ASSERT_TRUE(BarrierStatePass::transform(Histogram));
+  EXPECT_FALSE(Histogram.hasFnAttribute(wi::SubGroupStatesAttr));
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+}
+
 // (Both variables start from a load, so they differ between work-items; a
 // uniform one takes no column: UniformValuesAcrossBarriersLiveOnceForTheGroup.)
 // A loop variable that crosses a barrier in the loop is loaded again from

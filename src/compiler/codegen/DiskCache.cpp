@@ -24,7 +24,7 @@ namespace weft::compiler {
 
 namespace {
 
-constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '1', '0'};
+constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '1', '1'};
 
 /// The GNU build ID of the ELF object that contains this function (libweft.so,
 /// or a test executable linking the compiler), in hex; "" if it has none.
@@ -153,6 +153,7 @@ void writeKernel(Writer &W, const rt::KernelDesc &D) {
   W.u64(D.PrivateMemSize);
   W.u64(D.UsesPrintf);
   W.u64(D.UsesSubGroups);
+  W.u64(D.SubGroupSize);
   W.u64(D.Block);
   W.u64(D.UsesDeviceEnqueue);
   W.u64(D.MayWait);
@@ -181,9 +182,9 @@ bool readKernel(Reader &R, rt::KernelDesc &D) {
       return false;
   return R.number(D.UniformWorkGroupSize) && R.number(D.StaticLocalSize) &&
          R.number(D.PrivateFrameSize) && R.number(D.PrivateMemSize) && R.number(D.UsesPrintf) &&
-         R.number(D.UsesSubGroups) && R.number(D.Block) && R.number(D.UsesDeviceEnqueue) &&
-         R.number(D.MayWait) && R.number(D.GroupFree) && R.number(D.GlobalStoreBytes) &&
-         R.number(D.ConditionArgs);
+         R.number(D.UsesSubGroups) && R.number(D.SubGroupSize) && R.number(D.Block) &&
+         R.number(D.UsesDeviceEnqueue) && R.number(D.MayWait) && R.number(D.GroupFree) &&
+         R.number(D.GlobalStoreBytes) && R.number(D.ConditionArgs);
 }
 
 /// Writes Bytes to a unique temporary name beside Path, then renames it to

@@ -79,9 +79,11 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/IR/PatternMatch.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
+#include <functional>
 #include <optional>
 
 using namespace llvm;
@@ -90,9 +92,181 @@ namespace weft::compiler {
 
 namespace {
 
+/// A work-group barrier or a sub-group sync (OpenClNames.h): both split
+/// the function; WorkGroupLoopPass tells them apart by the states
+/// wi::SubGroupStatesAttr names.
 bool isBarrierCall(const Instruction &I) {
   const auto *Call = dyn_cast<CallInst>(&I);
-  return Call && Call->getCalledFunction() && isBarrierName(Call->getCalledFunction()->getName());
+  if (!Call || !Call->getCalledFunction())
+    return false;
+  StringRef Name = Call->getCalledFunction()->getName();
+  return isBarrierName(Name) || isSubGroupSyncName(Name);
+}
+
+bool isSubGroupSync(const CallInst &Call) {
+  return isSubGroupSyncName(Call.getCalledFunction()->getName());
+}
+
+/// Whether I reads what another work-item may change while this one runs:
+/// an atomic load or read-modify-write (an instruction, or a call of
+/// Clang's atomic library before AtomicPass), or a volatile load.
+bool readsOthersWrites(const Instruction &I) {
+  if (const auto *Load = dyn_cast<LoadInst>(&I))
+    return Load->isAtomic() || Load->isVolatile();
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+    return true;
+  if (const auto *Call = dyn_cast<CallInst>(&I))
+    if (const Function *Callee = Call->getCalledFunction(); Callee && Callee->isDeclaration()) {
+      StringRef Base = demangledBaseName(Callee->getName());
+      return !Call->getType()->isVoidTy() &&
+             (Base.startswith("atomic_") || Base.startswith("atom_") ||
+              Callee->getName().startswith("__opencl_atomic"));
+    }
+  return false;
+}
+
+/// Whether L may wait for another work-item: whether it leaves on a
+/// condition computed in it from such a read (a spin on a flag, a retry
+/// of a compare-and-swap).
+bool maySpin(const Loop &L) {
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  SmallVector<const Value *, 16> Work;
+  for (BasicBlock *E : Exiting)
+    if (const auto *Br = dyn_cast<BranchInst>(E->getTerminator()); Br && Br->isConditional())
+      Work.push_back(Br->getCondition());
+    else if (const auto *Sw = dyn_cast<SwitchInst>(E->getTerminator()))
+      Work.push_back(Sw->getCondition());
+  SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty()) {
+    const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !L.contains(I) || !Seen.insert(I).second)
+      continue;
+    if (readsOthersWrites(*I))
+      return true;
+    for (const Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return false;
+}
+
+/// Independent forward progress of sub-groups: every loop that may wait
+/// for another work-item (maySpin) gives the other sub-groups of the group
+/// a turn each time it goes round again, through a sub-group sync on each
+/// of its back edges, where WorkGroupLoopPass moves on to the next
+/// sub-group (and a function with one runs its sub-groups in turns). A
+/// loop that leaves at once (a compare-and-swap that succeeds the first
+/// time) never yields. Returns how many syncs it added.
+unsigned addYields(Function &F) {
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> BackEdges;
+  {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (maySpin(*L))
+        for (BasicBlock *Pred : predecessors(L->getHeader()))
+          if (L->contains(Pred))
+            BackEdges.push_back({Pred, L->getHeader()});
+  }
+  if (BackEdges.empty())
+    return 0;
+  FunctionCallee Sync = F.getParent()->getOrInsertFunction(
+      "__weft_sub_group_sync", FunctionType::get(Type::getVoidTy(F.getContext()), false));
+  for (auto [From, To] : BackEdges) {
+    BasicBlock *Yield = SplitEdge(From, To);
+    Yield->setName("yield");
+    CallInst::Create(Sync)->insertBefore(&*Yield->getFirstInsertionPt());
+  }
+  return static_cast<unsigned>(BackEdges.size());
+}
+
+/// The blocks of F in an order that keeps every loop together: a
+/// topological order of the blocks without their loops' back edges in
+/// which each loop's blocks come one after the other, before any block its
+/// exits lead to (a reverse post-order of the graph with each loop taken as
+/// one node, each loop ordered the same way inside).
+DenseMap<const BasicBlock *, unsigned> structuredOrder(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  DenseMap<const BasicBlock *, unsigned> Order;
+  // The node standing for BB among the blocks of loop Outer (null: F):
+  // the header of its outermost loop inside Outer, or BB.
+  auto nodeOf = [&](BasicBlock *BB, const Loop *Outer) {
+    Loop *L = LI.getLoopFor(BB);
+    if (!L || L == Outer)
+      return BB;
+    while (L->getParentLoop() != Outer)
+      L = L->getParentLoop();
+    return L->getHeader();
+  };
+  std::function<void(BasicBlock *, const Loop *)> orderRegion = [&](BasicBlock *Entry,
+                                                                    const Loop *Outer) {
+    auto successorsOf = [&](BasicBlock *Node) {
+      SmallVector<BasicBlock *, 8> Succs;
+      Loop *Sub = LI.getLoopFor(Node);
+      auto add = [&](BasicBlock *S) {
+        if ((Outer && !Outer->contains(S)) || (Outer && S == Outer->getHeader()))
+          return;
+        Succs.push_back(nodeOf(S, Outer));
+      };
+      if (Sub && Sub != Outer && Sub->getHeader() == Node) {
+        SmallVector<BasicBlock *, 4> Exits;
+        Sub->getExitBlocks(Exits);
+        for (BasicBlock *E : Exits)
+          add(E);
+      } else {
+        for (BasicBlock *S : successors(Node))
+          add(S);
+      }
+      return Succs;
+    };
+    SmallVector<BasicBlock *, 32> PostOrder;
+    SmallPtrSet<BasicBlock *, 32> Seen{Entry};
+    SmallVector<std::pair<BasicBlock *, SmallVector<BasicBlock *, 8>>, 16> Stack;
+    Stack.push_back({Entry, successorsOf(Entry)});
+    while (!Stack.empty()) {
+      auto &[Node, Succs] = Stack.back();
+      if (Succs.empty()) {
+        PostOrder.push_back(Node);
+        Stack.pop_back();
+        continue;
+      }
+      BasicBlock *Next = Succs.pop_back_val();
+      if (Seen.insert(Next).second)
+        Stack.push_back({Next, successorsOf(Next)});
+    }
+    for (BasicBlock *Node : llvm::reverse(PostOrder)) {
+      Loop *Sub = LI.getLoopFor(Node);
+      if (Sub && Sub != Outer && Sub->getHeader() == Node) {
+        Order.try_emplace(Node, Order.size());
+        // The loop's own blocks, from its header on.
+        orderRegion(Node, Sub);
+      } else {
+        Order.try_emplace(Node, Order.size());
+      }
+    }
+  };
+  orderRegion(&F.getEntryBlock(), nullptr);
+  for (BasicBlock &BB : F)
+    Order.try_emplace(&BB, Order.size());
+  return Order;
+}
+
+/// The barriers of a function with sub-group syncs in structuredOrder of
+/// their blocks (and in order within a block), so that a state's number is
+/// smaller than those of the states after it on every path but back
+/// edges, and those inside a loop smaller than those after it:
+/// WorkGroupLoopPass resumes a sub-group's work-items at the smallest
+/// state any of them stopped at, which lets those that branched away from
+/// the others, or still go round a loop the others left, meet them again
+/// where the paths join.
+void sortInStructuredOrder(Function &F, SmallVectorImpl<CallInst *> &Barriers) {
+  DenseMap<const BasicBlock *, unsigned> Order = structuredOrder(F);
+  llvm::stable_sort(Barriers, [&](const CallInst *L, const CallInst *R) {
+    if (L->getParent() != R->getParent())
+      return Order.lookup(L->getParent()) < Order.lookup(R->getParent());
+    return L->comesBefore(R);
+  });
 }
 
 SmallVector<CallInst *, 8> findBarriers(Function &F) {
@@ -1089,6 +1263,7 @@ bool BarrierStatePass::transform(Function &F) {
     }
   wi::setSizeAttr(F, wi::PrivateSizeAttr, PrivateBytes);
 
+  addYields(F);
   SmallVector<CallInst *, 8> Barriers = findBarriers(F);
   if (Barriers.empty()) {
     // Without barriers or loops there is nothing to split and no loop to
@@ -1127,7 +1302,18 @@ bool BarrierStatePass::transform(Function &F) {
         F, UV, [](const Loop &) { return true; }, [&] { return Barriers.front()->clone(); });
   }
   Barriers = findBarriers(F);
+  if (any_of(Barriers, [](CallInst *B) { return isSubGroupSync(*B); }))
+    sortInStructuredOrder(F, Barriers);
   wi::setSizeAttr(F, wi::BarrierCountAttr, Barriers.size());
+  // State k + 1 resumes after Barriers[k]: which of them are sub-group
+  // syncs.
+  std::string SubGroupStates(Barriers.size() + 1, '0');
+  for (size_t K = 0; K < Barriers.size(); ++K)
+    if (isSubGroupSync(*Barriers[K]))
+      SubGroupStates[K + 1] = '1';
+  const bool SubGroupSyncs = SubGroupStates.find('1') != std::string::npos;
+  if (SubGroupSyncs)
+    F.addFnAttr(wi::SubGroupStatesAttr, SubGroupStates);
   if (Barriers.empty()) {
     for (Instruction &I : instructions(F))
       I.setMetadata(UniformMD, nullptr);
@@ -1166,11 +1352,16 @@ bool BarrierStatePass::transform(Function &F) {
   }
 
   // 4. Uniform slots stay private variables, copied from and to the group's
-  // two copies; the other allocas -> frame columns and blocks.
+  // two copies; the other allocas -> frame columns and blocks. (Not with
+  // sub-group syncs: the sub-groups of a group run a region one after the
+  // other, each from its own state, so no two copies serve them all.)
   SmallVector<AllocaInst *, 32> Columns, Blocks, Uniform;
   for (Instruction &I : instructions(F))
     if (auto *A = dyn_cast<AllocaInst>(&I))
-      (UV.isSlot(A) ? Uniform : onlyWholeLoadsAndStores(*A) ? Columns : Blocks).push_back(A);
+      (UV.isSlot(A) && !SubGroupSyncs ? Uniform
+       : onlyWholeLoadsAndStores(*A)  ? Columns
+                                      : Blocks)
+          .push_back(A);
   shareUniformSlots(F, Uniform);
   for (Instruction &I : instructions(F))
     I.setMetadata(UniformMD, nullptr);

@@ -91,6 +91,233 @@ void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
   B.SetInsertPoint(Exit);
 }
 
+/// The work-group function's body for a work-item function with sub-group
+/// syncs (wi::SubGroupStatesAttr). A group's sub-groups are its work-items
+/// in linear-id order, N at a time (N = wi::SubGroupSizeAttr; the last one
+/// perhaps smaller). Each work-item keeps the state it stopped at
+/// (LaneStates), and the sub-groups take turns, a region each:
+///
+///   State = 0
+///   do { for sg: run region State for sg's work-items      ; first pass
+///        do { Any = false                                  ; rounds
+///             for sg: T = the smallest sub-group-sync state of sg's
+///                         work-items; none: sg waits at a work-group
+///                         barrier or is done
+///                     Any = true
+///                     run region T for sg's work-items in state T
+///                     (all of them, without checking, when they all are)
+///        } while (Any)
+///        State = the largest state of any work-item
+///   } while (State != -1)
+///
+/// Running region K for a range of work-items is a nest of its own for
+/// each K: row segments of the range (one segment of N work-items when
+/// LS0 is a multiple of N), each an x loop calling the work-item function
+/// with K, whose result goes to the work-item's LaneStates entry. Taking
+/// turns region by region keeps every sub-group going while another spins
+/// on an atomic (BarrierStatePass gives such loops a sub-group sync); the
+/// smallest state first lets work-items that branched apart meet again
+/// (BarrierStatePass numbers states so: a loop's before those after it).
+void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> CallArgs, Value *Ctx,
+                            Value *const (&LS)[3], Value *Uniform) {
+  Function *WG = B.GetInsertBlock()->getParent();
+  Module &M = *WG->getParent();
+  LLVMContext &C = WG->getContext();
+  Type *Ptr = PointerType::get(C, 0);
+  Type *I32 = B.getInt32Ty();
+  const uint64_t Width = std::max<uint64_t>(1, wi::sizeAttr(WI, wi::SubGroupSizeAttr));
+  const StringRef States = WI.getFnAttribute(wi::SubGroupStatesAttr).getValueAsString();
+  const uint64_t NumStates = States.size();
+  // Which states resume after a sub-group sync, as a table of bytes.
+  SmallVector<uint8_t, 32> Flags;
+  for (char F : States)
+    Flags.push_back(F == '1');
+  auto *Table = new GlobalVariable(M, ArrayType::get(B.getInt8Ty(), NumStates), true,
+                                   GlobalValue::PrivateLinkage, ConstantDataArray::get(C, Flags),
+                                   WG->getName() + ".sub.states");
+  Table->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+
+  Value *FrameBase = B.CreateLoad(
+      Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::PrivateMem), "frames");
+  Value *N = B.getInt64(Width);
+  Value *Items = B.CreateMul(B.CreateMul(LS[0], LS[1], "", true, true), LS[2], "items", true, true);
+  Value *NumSubGroups = B.CreateUDiv(B.CreateAdd(Items, B.getInt64(Width - 1)), N, "sub.groups");
+  Value *WholeRows = B.CreateICmpEQ(B.CreateURem(LS[0], N), B.getInt64(0), "whole.rows");
+  AllocaInst *LaneStates = B.CreateAlloca(I32, Items, "lane.states");
+  LaneStates->setAlignment(Align(64));
+  AllocaInst *AnySlot = B.CreateAlloca(B.getInt1Ty(), nullptr, "any.turn");
+
+  auto laneState = [&](Value *Lin) { return B.CreateInBoundsGEP(I32, LaneStates, Lin); };
+  // Whether state S (-1 to NumStates - 1) resumes after a sub-group sync.
+  auto isSubGroupState = [&](Value *S) {
+    Value *Index =
+        B.CreateZExt(B.CreateBinaryIntrinsic(Intrinsic::smax, S, B.getInt32(0)), B.getInt64Ty());
+    Value *Flag = B.CreateLoad(
+        B.getInt8Ty(), B.CreateInBoundsGEP(Table->getValueType(), Table, {B.getInt64(0), Index}));
+    return B.CreateAnd(B.CreateICmpSGE(S, B.getInt32(0)), B.CreateICmpNE(Flag, B.getInt8(0)));
+  };
+  // A counted loop over [Begin, End) that is not a loop over work-items.
+  auto forRange = [&](Value *Begin, Value *End, const Twine &Name,
+                      function_ref<void(Value *)> Body) {
+    emitCountedLoop(
+        B, B.CreateSub(End, Begin), Name, [&](Value *I) { Body(B.CreateAdd(Begin, I)); },
+        wi::SubGroupLoopMD);
+  };
+
+  // Region K for the work-items [Begin, End) (only those in state K if
+  // Checked), each storing the state it stops at.
+  auto emitLanes = [&](Value *K, Value *Begin, Value *End, bool Checked) {
+    BasicBlock *Pre = B.GetInsertBlock();
+    BasicBlock *Head = BasicBlock::Create(C, "segment", WG);
+    BasicBlock *Exit = BasicBlock::Create(C, "segment.exit", WG);
+    B.CreateBr(Head);
+    B.SetInsertPoint(Head);
+    PHINode *Lin = B.CreatePHI(B.getInt64Ty(), 2, "lin");
+    Lin->addIncoming(Begin, Pre);
+    Value *X0 = B.CreateURem(Lin, LS[0], "x0");
+    Value *Row = B.CreateUDiv(Lin, LS[0], "row");
+    Value *Y = B.CreateURem(Row, LS[1], "y");
+    Value *Z = B.CreateUDiv(Row, LS[1], "z");
+    Value *Rest = B.CreateSub(End, Lin, "rest", true, true);
+    Value *InRow = B.CreateBinaryIntrinsic(Intrinsic::umin, B.CreateSub(LS[0], X0), Rest);
+    Value *Count = B.CreateSelect(WholeRows, Rest, InRow, "count");
+    emitCountedLoop(
+        B, Count, "x",
+        [&](Value *I) {
+          Value *Slot = laneState(B.CreateAdd(Lin, I, "", true, true));
+          BasicBlock *Cont = nullptr;
+          if (Checked) {
+            BasicBlock *Run = BasicBlock::Create(C, "lane.run", WG);
+            Cont = BasicBlock::Create(C, "lane.next", WG);
+            B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I32, Slot), K), Run, Cont);
+            B.SetInsertPoint(Run);
+          }
+          SmallVector<Value *, 16> A(CallArgs.begin(), CallArgs.end());
+          A.append({Ctx, B.CreateAdd(X0, I, "lx", true, true), Y, Z, K, FrameBase, Uniform});
+          B.CreateStore(B.CreateCall(&WI, A), Slot);
+          if (Cont) {
+            B.CreateBr(Cont);
+            B.SetInsertPoint(Cont);
+          }
+        },
+        wi::WorkItemLoopMD);
+    Value *Next = B.CreateAdd(Lin, Count, "lin.next", true, true);
+    Lin->addIncoming(Next, B.GetInsertBlock());
+    B.CreateCondBr(B.CreateICmpULT(Next, End), Head, Exit);
+    B.SetInsertPoint(Exit);
+  };
+  // Region T (one of the states Which selects) for [Begin, End): a nest
+  // per state with the state a constant, or one nest passing T.
+  auto emitRegions = [&](Value *T, Value *Begin, Value *End, bool Checked, char Which,
+                         const Twine &Name) {
+    if (NumStates > MaxRegionNests) {
+      emitLanes(T, Begin, End, Checked);
+      return;
+    }
+    BasicBlock *Done = BasicBlock::Create(C, Name + ".done", WG);
+    SwitchInst *Dispatch = B.CreateSwitch(T, Done);
+    for (uint64_t K = 0; K < NumStates; ++K) {
+      if (States[K] != Which)
+        continue;
+      BasicBlock *Region = BasicBlock::Create(C, Name + Twine(K), WG, Done);
+      Dispatch->addCase(B.getInt32(K), Region);
+      B.SetInsertPoint(Region);
+      emitLanes(B.getInt32(K), Begin, End, Checked);
+      B.CreateBr(Done);
+    }
+    B.SetInsertPoint(Done);
+  };
+  auto subGroupRange = [&](Value *Sg) {
+    Value *Begin = B.CreateMul(Sg, N, "sg.begin", true, true);
+    return std::make_pair(Begin,
+                          B.CreateBinaryIntrinsic(Intrinsic::umin, B.CreateAdd(Begin, N), Items));
+  };
+
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Head = BasicBlock::Create(C, "state.loop", WG);
+  BasicBlock *Exit = BasicBlock::Create(C, "done", WG);
+  B.CreateBr(Head);
+  B.SetInsertPoint(Head);
+  PHINode *State = B.CreatePHI(I32, 2, "state");
+  State->addIncoming(B.getInt32(0), Pre);
+  // The first pass: every sub-group from the group's state.
+  emitCountedLoop(
+      B, NumSubGroups, "sg.first",
+      [&](Value *Sg) {
+        auto [Begin, End] = subGroupRange(Sg);
+        emitRegions(State, Begin, End, /*Checked=*/false, '0', "region");
+      },
+      wi::SubGroupLoopMD);
+  // The rounds: a turn for each sub-group with work-items after a sync.
+  BasicBlock *RoundPre = B.GetInsertBlock();
+  BasicBlock *Round = BasicBlock::Create(C, "round", WG);
+  B.CreateBr(Round);
+  B.SetInsertPoint(Round);
+  (void)RoundPre;
+  B.CreateStore(B.getFalse(), AnySlot);
+  emitCountedLoop(
+      B, NumSubGroups, "sg",
+      [&](Value *Sg) {
+        auto [Begin, End] = subGroupRange(Sg);
+        // The smallest sub-group-sync state, and whether every work-item
+        // is in it.
+        AllocaInst *MinSlot = B.CreateAlloca(I32, nullptr, "turn.min");
+        AllocaInst *MaxSlot = B.CreateAlloca(I32, nullptr, "turn.max");
+        MinSlot->moveBefore(AnySlot);
+        MaxSlot->moveBefore(AnySlot);
+        B.CreateStore(B.getInt32(INT32_MAX), MinSlot);
+        B.CreateStore(B.getInt32(-1), MaxSlot);
+        AllocaInst *AllSlot = B.CreateAlloca(B.getInt1Ty(), nullptr, "turn.same");
+        AllSlot->moveBefore(AnySlot);
+        B.CreateStore(B.getTrue(), AllSlot);
+        Value *First = B.CreateLoad(I32, laneState(Begin), "first.state");
+        forRange(Begin, End, "scan", [&](Value *Lin) {
+          Value *S = B.CreateLoad(I32, laneState(Lin));
+          Value *Min = B.CreateLoad(I32, MinSlot);
+          B.CreateStore(B.CreateSelect(isSubGroupState(S),
+                                       B.CreateBinaryIntrinsic(Intrinsic::smin, Min, S), Min),
+                        MinSlot);
+          B.CreateStore(B.CreateAnd(B.CreateLoad(B.getInt1Ty(), AllSlot), B.CreateICmpEQ(S, First)),
+                        AllSlot);
+        });
+        Value *T = B.CreateLoad(I32, MinSlot, "turn");
+        BasicBlock *Take = BasicBlock::Create(C, "turn.take", WG);
+        BasicBlock *Whole = BasicBlock::Create(C, "turn.whole", WG);
+        BasicBlock *Part = BasicBlock::Create(C, "turn.part", WG);
+        BasicBlock *Skip = BasicBlock::Create(C, "turn.end", WG);
+        B.CreateCondBr(B.CreateICmpEQ(T, B.getInt32(INT32_MAX)), Skip, Take);
+        B.SetInsertPoint(Take);
+        B.CreateStore(B.getTrue(), AnySlot);
+        B.CreateCondBr(B.CreateLoad(B.getInt1Ty(), AllSlot), Whole, Part);
+        B.SetInsertPoint(Whole);
+        emitRegions(T, Begin, End, /*Checked=*/false, '1', "turn");
+        B.CreateBr(Skip);
+        B.SetInsertPoint(Part);
+        emitRegions(T, Begin, End, /*Checked=*/true, '1', "turn.some");
+        B.CreateBr(Skip);
+        B.SetInsertPoint(Skip);
+      },
+      wi::SubGroupLoopMD);
+  BasicBlock *RoundExit = BasicBlock::Create(C, "round.exit", WG);
+  B.CreateCondBr(B.CreateLoad(B.getInt1Ty(), AnySlot), Round, RoundExit);
+  B.SetInsertPoint(RoundExit);
+  // On from the largest state any work-item stopped at (they all stop at
+  // the same barrier, or return).
+  AllocaInst *NextSlot = B.CreateAlloca(I32, nullptr, "next.state");
+  NextSlot->moveBefore(AnySlot);
+  B.CreateStore(B.getInt32(-1), NextSlot);
+  forRange(B.getInt64(0), Items, "next", [&](Value *Lin) {
+    B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::smax, B.CreateLoad(I32, NextSlot),
+                                          B.CreateLoad(I32, laneState(Lin))),
+                  NextSlot);
+  });
+  Value *Next = B.CreateLoad(I32, NextSlot, "next");
+  State->addIncoming(Next, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpEQ(Next, B.getInt32(-1)), Exit, Head);
+  B.SetInsertPoint(Exit);
+  B.CreateRetVoid();
+}
+
 void emitWorkGroupFunction(Function &WI) {
   Module &M = *WI.getParent();
   LLVMContext &C = M.getContext();
@@ -104,9 +331,10 @@ void emitWorkGroupFunction(Function &WI) {
   // the caller's frame, where to_private and get_fence look for them (see
   // WorkItemBuiltinPass); a red zone would put a leaf's locals below it.
   WG->addFnAttr(Attribute::NoRedZone);
-  for (const char *A : {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr,
-                        wi::PrintfAttr, wi::GroupShapeAttr, wi::ConditionArgsAttr,
-                        wi::BarrierCountAttr, DeviceEnqueuePass::UsesAttr})
+  for (const char *A :
+       {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr, wi::PrintfAttr,
+        wi::GroupShapeAttr, wi::ConditionArgsAttr, wi::BarrierCountAttr, wi::SubGroupSizeAttr,
+        wi::SubGroupStatesAttr, DeviceEnqueuePass::UsesAttr})
     if (WI.hasFnAttribute(A))
       WG->addFnAttr(WI.getFnAttribute(A));
   for (const char *A : {"target-cpu", "target-features", "prefer-vector-width"})
@@ -213,6 +441,8 @@ void emitWorkGroupFunction(Function &WI) {
   if (FrameSize == 0) {
     emitNest(B.getInt32(0), nullptr, nullptr);
     B.CreateRetVoid();
+  } else if (WI.hasFnAttribute(wi::SubGroupStatesAttr)) {
+    emitSubGroupStateLoops(WI, B, CallArgs, Ctx, LS, Uniform);
   } else {
     AllocaInst *NextSlot = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.state");
     Value *FrameBase = B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::PrivateMem), "frames");

@@ -27,6 +27,8 @@
 //   !local(p) && !private(p) ? p : NULL; get_fence(p) = local(p) ?
 //   CLK_LOCAL_MEM_FENCE : private(p) ? 0 : CLK_GLOBAL_MEM_FENCE.
 // __weft_wg_scratch() = Ctx->CollectiveScratch as a __local pointer.
+// __weft_sub_group_width() = the kernel's sub-group size, a constant
+// (wi::SubGroupSizeAttr).
 //
 // Before:  %g = call i64 @_Z13get_global_idj(i32 0)
 // After:   %grp = load i64, (gep %ctx, 8); %els = load i64, (gep %ctx, 56)
@@ -232,7 +234,9 @@ void lowerFunction(Function &F) {
     }
     Lowering L(F, B);
     Value *V = nullptr;
-    if (AddressSpaceFn AS = classifyAddressSpaceFn(Name); AS != AddressSpaceFn::None) {
+    if (isSubGroupWidthName(Name)) {
+      V = B.getInt32(std::max<uint64_t>(1, wi::sizeAttr(F, wi::SubGroupSizeAttr)));
+    } else if (AddressSpaceFn AS = classifyAddressSpaceFn(Name); AS != AddressSpaceFn::None) {
       V = L.lower(AS, *Call);
       F.addFnAttr(wi::GroupShapeAttr);
     } else if (WorkItemFn Kind = classifyWorkItemFn(Name); Kind != WorkItemFn::None) {

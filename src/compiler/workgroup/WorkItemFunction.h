@@ -30,6 +30,9 @@ constexpr const char *WorkItemLoopMD = "weft.work-item-loop";
 /// Loop attribute of the loops over a work-group's y and z axes, whose
 /// iterations are rows (and planes) of work-items (RowInterleavePass).
 constexpr const char *WorkItemRowsMD = "weft.work-item-rows";
+/// Loop attribute of the loop over a work-group's sub-groups, in a kernel
+/// with sub-group syncs (WorkGroupLoopPass).
+constexpr const char *SubGroupLoopMD = "weft.sub-group-loop";
 constexpr const char *FrameSizeAttr = "weft-frame-size";
 constexpr const char *LocalSizeAttr = "weft-local-size";
 constexpr const char *PrivateSizeAttr = "weft-private-size";
@@ -38,6 +41,17 @@ constexpr const char *PrivateSizeAttr = "weft-private-size";
 /// function has it too (WorkGroupLoopPass), for the passes that work on
 /// kernels with barriers (StateThreadingPass, GroupPrefetchPass).
 constexpr const char *BarrierCountAttr = "weft-barriers";
+/// The kernel's sub-group size: how many consecutive work-items, in
+/// linear-id order, form a sub-group (the last of a group may have fewer).
+/// Set on every work-item function before the work-group passes
+/// (KernelPipeline), read by WorkItemBuiltinPass (__weft_sub_group_width)
+/// and WorkGroupLoopPass; the work-group function has it too.
+constexpr const char *SubGroupSizeAttr = "weft-sub-group-size";
+/// The states of a work-item function that resume after a sub-group sync
+/// (BarrierStatePass): a string with one character per state, '1' for
+/// those, '0' for the start and the states after work-group barriers.
+/// Absent on a function without sub-group syncs.
+constexpr const char *SubGroupStatesAttr = "weft-sub-group-states";
 /// Attribute of a function that calls printf (PrintfPass).
 constexpr const char *PrintfAttr = "weft-printf";
 /// On a work-item function that asks for its place in its group or its

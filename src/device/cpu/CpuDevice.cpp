@@ -122,7 +122,7 @@ void runGroups(const rt::KernelLaunch &L, const GroupShape &Shape, size_t Begin,
     Scratch.Private =
         WorkerScratch::grow(Scratch.Private, Scratch.PrivateSize, MaxItems * L.PrivateFrameSize);
   Scratch.Collective = WorkerScratch::grow(Scratch.Collective, Scratch.CollectiveSize,
-                                           (MaxItems + 1) * rt::CollectiveScratchPerItem);
+                                           rt::collectiveScratchBytes(MaxItems));
   Ctx.CollectiveScratch = Scratch.Collective;
   Ctx.LocalMem = Scratch.Local;
   Ctx.LocalMemSize = L.LocalMemSize;

@@ -84,11 +84,13 @@ Result<std::vector<size_t>> localSizeInput(size_t InSize, const void *In) {
   return Local;
 }
 
-/// clGetKernelSubGroupInfo. Each work-group is one sub-group (Capabilities.h:
-/// MaxSubGroupSize), so a local size of n work-items makes one sub-group of
-/// n, and only a count of one sub-group has a local size.
+/// clGetKernelSubGroupInfo. A group of n work-items is ceil(n / S)
+/// sub-groups of the kernel's sub-group size S (KernelDesc::SubGroupSize),
+/// the last one perhaps smaller.
 Result<InfoValue> subGroupInfo(Kernel &K, Device &D, cl_kernel_sub_group_info Param, size_t InSize,
                                const void *In, size_t Size, void *Value) {
+  const size_t Width = K.desc().SubGroupSize;
+  const size_t Max = K.maxWorkGroupSize(D.props());
   switch (Param) {
   case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
   case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
@@ -97,8 +99,8 @@ Result<InfoValue> subGroupInfo(Kernel &K, Device &D, cl_kernel_sub_group_info Pa
     for (size_t L : Local)
       Items *= L;
     if (Param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
-      return InfoValue(Items);
-    return InfoValue(size_t(Items ? 1 : 0));
+      return InfoValue(std::min(Items, Width));
+    return InfoValue((Items + Width - 1) / Width);
   }
   case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
     WEFT_CHECK(!In, CL_INVALID_VALUE, "input_value is NULL");
@@ -109,20 +111,19 @@ Result<InfoValue> subGroupInfo(Kernel &K, Device &D, cl_kernel_sub_group_info Pa
     // The result has as many dimensions (one to three) as param_value_size
     // holds size_t values; a size query without a buffer gets three.
     size_t Dims = Value ? std::clamp<size_t>(Size / sizeof(size_t), 1, 3) : 3;
-    // A one-dimensional group: the largest the kernel can run, or the
-    // kernel's required size if that is one-dimensional and runnable.
+    // A one-dimensional group of Count whole sub-groups, if the kernel can
+    // run it (its required size, if it has one, must be that group).
     std::vector<size_t> Local(Dims, 1);
     const std::array<size_t, 3> &Reqd = K.desc().ReqdWorkGroupSize;
-    const size_t Max = K.maxWorkGroupSize(D.props());
-    Local[0] = Max;
-    if (Reqd[0])
-      Local[0] = Reqd[1] == 1 && Reqd[2] == 1 && Reqd[0] <= Max ? Reqd[0] : 0;
-    if (Count != 1 || Local[0] == 0)
+    Local[0] = Count != 0 && Count <= Max / Width ? Count * Width : 0;
+    if (Reqd[0] && (Reqd[0] != Local[0] || Reqd[1] != 1 || Reqd[2] != 1))
+      Local[0] = 0;
+    if (Local[0] == 0)
       std::fill(Local.begin(), Local.end(), 0);
     return InfoValue(Local);
   }
   case CL_KERNEL_MAX_NUM_SUB_GROUPS:
-    return InfoValue(size_t(1));
+    return InfoValue((Max + Width - 1) / Width);
   case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
     // OpenCL C has no attribute for a sub-group count, and Weft does not
     // read SPIR-V's SubgroupsPerWorkgroup execution mode.

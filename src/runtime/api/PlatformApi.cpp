@@ -268,13 +268,14 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
     return InfoValue(cl_bool(GenericAddressSpace));
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     return InfoValue(cl_bool(WorkGroupCollectives));
-  // One sub-group per work-group (Capabilities.h: MaxSubGroupSize).
-  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-    return InfoValue(cl_uint(1));
-  // Required with cl_khr_subgroups, and true of one sub-group per
-  // work-group: no other sub-group of its work-group can hold it back.
+  // The most sub-groups a group of any kernel has: every kernel's
+  // sub-groups are the device's default size (Capabilities.h).
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS: {
+    const size_t Width = defaultSubGroupSize(D.props().SimdBytes);
+    return InfoValue(cl_uint((D.props().MaxWorkGroupSize + Width - 1) / Width));
+  }
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    return InfoValue(cl_bool(CL_TRUE));
+    return InfoValue(cl_bool(SubGroupIndependentForwardProgress));
   case CL_DEVICE_PIPE_SUPPORT:
     return InfoValue(cl_bool(Pipes.Supported));
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:

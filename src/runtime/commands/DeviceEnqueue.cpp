@@ -362,15 +362,16 @@ uint32_t blockQuery(WorkGroupContext *Ctx, uint32_t Query, const char *Kernel,
     return uint32_t(std::min<size_t>(Max, P.VectorWidths[4]));
   case BlockQuery::MaxSubGroupSize:
   case BlockQuery::SubGroupCount: {
-    // Each work-group is one sub-group (Capabilities.h, MaxSubGroupSize).
+    // Sub-groups of the block kernel's size (KernelDesc::SubGroupSize).
     if (!Range)
       return 0;
     uint64_t Items = 1;
     for (uint32_t D = 0; D < Range->WorkDim && D < 3; ++D)
       Items *= Range->Local[D] ? Range->Local[D] : 1;
+    const uint64_t Width = B->Desc.SubGroupSize;
     return BlockQuery(Query) == BlockQuery::SubGroupCount
-               ? 1
-               : uint32_t(std::min<uint64_t>(Items, Max));
+               ? uint32_t((Items + Width - 1) / Width)
+               : uint32_t(std::min<uint64_t>(Items, Width));
   }
   }
   return 0;

@@ -147,13 +147,23 @@ constexpr bool NonUniformWorkGroups = true;
 constexpr bool GenericAddressSpace = true;
 constexpr bool WorkGroupCollectives = true;
 
-/// Sub-groups: a work-group runs as one loop over its work-items, so the
-/// one sub-group shape correct for every program is the whole work-group,
-/// in linear-id order (src/builtins/SubGroups.cl). A kernel that uses
-/// sub-group functions runs work-groups of at most this many work-items
-/// (CL_KERNEL_WORK_GROUP_SIZE): the width of the sub-group masks of the
-/// cl_khr_subgroup_ballot family, and what the CTS's checks assume.
-constexpr size_t MaxSubGroupSize = 128;
+/// Sub-groups: the work-items of a group in linear-id order, cut into
+/// sub-groups of the kernel's sub-group size (KernelDesc::SubGroupSize,
+/// as many 32-bit lanes as the CPU's widest vectors hold), the last one
+/// perhaps smaller; a sub-group runs in the lanes of one vector loop
+/// (src/builtins/SubGroups.cl, WorkGroupLoopPass). The sub-groups of a
+/// group take turns on one thread, a stretch between two sub-group syncs
+/// each, and a loop that may wait for another work-item (one that leaves on
+/// what an atomic or volatile read returned) has a sync in every
+/// iteration (BarrierStatePass): a sub-group spinning on a flag lets the
+/// others run, so sub-groups make independent forward progress.
+constexpr bool SubGroupIndependentForwardProgress = true;
+
+/// A kernel's sub-group size on a device whose widest vector registers are
+/// SimdBytes wide (the compiler's default, KernelPipeline.cpp).
+constexpr size_t defaultSubGroupSize(unsigned SimdBytes) {
+  return SimdBytes >= 64 ? 16 : SimdBytes >= 32 ? 8 : 4;
+}
 
 /// CL_DEVICE_MAX_WORK_GROUP_SIZE, and so the most work-items of a group in
 /// any dimension: the compiler tells LLVM that a local size never exceeds

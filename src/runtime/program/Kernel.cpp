@@ -73,8 +73,6 @@ size_t kernelMaxWorkGroupSize(const KernelDesc &Desc, const DeviceProperties &P)
   size_t Max = P.MaxWorkGroupSize;
   if (Desc.ReqdWorkGroupSize[0])
     Max = Desc.ReqdWorkGroupSize[0] * Desc.ReqdWorkGroupSize[1] * Desc.ReqdWorkGroupSize[2];
-  if (Desc.UsesSubGroups)
-    Max = std::min(Max, MaxSubGroupSize);
   return Max;
 }
 

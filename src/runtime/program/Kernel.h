@@ -20,9 +20,7 @@ namespace weft::rt {
 class BlockKernels;
 
 /// CL_KERNEL_WORK_GROUP_SIZE of a kernel described by D on a device with
-/// properties P: the device's limit, or the reqd_work_group_size product;
-/// at most MaxSubGroupSize for a kernel that uses sub-groups (each
-/// work-group is one sub-group).
+/// properties P: the device's limit, or the reqd_work_group_size product.
 size_t kernelMaxWorkGroupSize(const KernelDesc &D, const DeviceProperties &P);
 
 class Kernel : public Object<_cl_kernel, HandleKind::Kernel> {

@@ -58,9 +58,12 @@ struct KernelDesc {
   size_t PrivateMemSize = 0;
   /// The kernel calls printf: launches give it an output (KernelAbi.h).
   bool UsesPrintf = false;
-  /// The kernel calls a sub-group function: its work-groups (each one
-  /// sub-group) are limited to rt::MaxSubGroupSize work-items.
+  /// The kernel calls a sub-group function.
   bool UsesSubGroups = false;
+  /// The kernel's sub-group size: its work-groups are made of sub-groups of
+  /// this many consecutive work-items in linear-id order, the last one
+  /// perhaps smaller (src/builtins/SubGroups.cl).
+  uint32_t SubGroupSize = 1;
   /// The kernel Clang made for a block passed to enqueue_kernel: found by
   /// device-side enqueue, never by the application (clCreateKernel).
   bool Block = false;

@@ -3,9 +3,12 @@
 // of its error codes (also through clGetKernelSubGroupInfoKHR), the
 // work-group size limit of kernels that use sub-groups, and every sub-group
 // builtin on every type in 1-, 2- and 3-D work-groups with smaller edge
-// groups, from OpenCL C source and from SPIR-V. Weft's sub-group is the
-// whole work-group in linear-id order (src/builtins/SubGroups.cl), so the
-// expected values are computed over each work-group.
+// groups, from OpenCL C source and from SPIR-V; work-items that branch
+// apart and meet again, and sub-groups that wait for each other
+// (independent forward progress). Weft's sub-groups are a work-group's
+// work-items in linear-id order, Width at a time, the last one perhaps
+// smaller (src/builtins/SubGroups.cl); Width, the same for every kernel,
+// is read from clGetKernelSubGroupInfo.
 #include "ApiTest.h"
 
 #include <algorithm>
@@ -20,8 +23,6 @@ using namespace weft::test;
 
 namespace {
 
-constexpr size_t MaxSubGroupSize = 128; // runtime/platform/Capabilities.h
-
 /// An NDRange: work_dim, global and local sizes.
 struct Range {
   cl_uint Dims;
@@ -31,15 +32,19 @@ struct Range {
 
 /// One work-item of a Range as the sub-group functions see it.
 struct Item {
-  size_t Global;    ///< global linear id
-  size_t Group;     ///< linear work-group index
-  uint32_t Local;   ///< sub-group local id = local linear id
-  uint32_t Size;    ///< its work-group's size
-  uint32_t MaxSize; ///< the enqueued work-group size
+  size_t Global;     ///< global linear id
+  size_t Group;      ///< linear work-group index
+  uint32_t SubGroup; ///< get_sub_group_id
+  uint32_t Local;    ///< get_sub_group_local_id
+  uint32_t Size;     ///< get_sub_group_size
+  uint32_t MaxSize;  ///< get_max_sub_group_size
+  uint32_t Count;    ///< get_num_sub_groups
+  uint32_t EnqCount; ///< get_enqueued_num_sub_groups
 };
 
-/// Every work-item of R, in global linear id order.
-std::vector<Item> enumerate(const Range &R) {
+/// Every work-item of R, in global linear id order, with sub-groups of
+/// Width work-items.
+std::vector<Item> enumerate(const Range &R, size_t Width) {
   std::array<size_t, 3> G{1, 1, 1}, L{1, 1, 1};
   for (cl_uint D = 0; D < R.Dims; ++D) {
     G[D] = R.Global[D];
@@ -58,23 +63,29 @@ std::vector<Item> enumerate(const Range &R) {
           Lid[D] = Id[D] % L[D];
           Size[D] = std::min(L[D], G[D] - Gr[D] * L[D]);
         }
+        const size_t Linear = (Lid[2] * Size[1] + Lid[1]) * Size[0] + Lid[0];
+        const size_t GroupItems = Size[0] * Size[1] * Size[2], Enqueued = L[0] * L[1] * L[2];
         Item I;
         I.Global = (Z * G[1] + Y) * G[0] + X;
         I.Group = (Gr[2] * Groups[1] + Gr[1]) * Groups[0] + Gr[0];
-        I.Local = uint32_t((Lid[2] * Size[1] + Lid[1]) * Size[0] + Lid[0]);
-        I.Size = uint32_t(Size[0] * Size[1] * Size[2]);
-        I.MaxSize = uint32_t(L[0] * L[1] * L[2]);
+        I.SubGroup = uint32_t(Linear / Width);
+        I.Local = uint32_t(Linear % Width);
+        I.Size = uint32_t(std::min(Width, GroupItems - I.SubGroup * Width));
+        I.MaxSize = uint32_t(std::min(Width, Enqueued));
+        I.Count = uint32_t((GroupItems + Width - 1) / Width);
+        I.EnqCount = uint32_t((Enqueued + Width - 1) / Width);
         Items.push_back(I);
       }
   return Items;
 }
 
-/// The global linear ids of each work-group's work-items, in sub-group
-/// local id order.
-std::map<size_t, std::vector<size_t>> groupsOf(const std::vector<Item> &Items) {
-  std::map<size_t, std::vector<size_t>> Groups;
+/// The global linear ids of each sub-group's work-items (by work-group and
+/// sub-group), in sub-group local id order.
+std::map<std::pair<size_t, uint32_t>, std::vector<size_t>>
+subGroupsOf(const std::vector<Item> &Items) {
+  std::map<std::pair<size_t, uint32_t>, std::vector<size_t>> Groups;
   for (const Item &I : Items) {
-    auto &V = Groups[I.Group];
+    auto &V = Groups[{I.Group, I.SubGroup}];
     if (V.size() <= I.Local)
       V.resize(I.Local + 1);
     V[I.Local] = I.Global;
@@ -84,9 +95,11 @@ std::map<size_t, std::vector<size_t>> groupsOf(const std::vector<Item> &Items) {
 
 const Range Ranges[] = {
     {1, {100, 1, 1}, {32, 1, 1}},  // last group of 4
-    {1, {256, 1, 1}, {128, 1, 1}}, // the largest sub-group
+    {1, {256, 1, 1}, {128, 1, 1}}, // many sub-groups
+    {1, {5, 1, 1}, {5, 1, 1}},     // a group smaller than a sub-group
     {2, {10, 6, 1}, {4, 4, 1}},    // smaller edge groups in x and y
     {3, {7, 4, 3}, {3, 2, 2}},     // and in x in 3-D
+    {3, {12, 8, 4}, {6, 4, 2}},    // sub-groups across rows of 6
 };
 
 std::string describe(const Range &R) {
@@ -162,6 +175,12 @@ protected:
     return Value;
   }
 
+  /// The kernel's sub-group size: its largest sub-group.
+  size_t widthOf(cl_kernel K) {
+    size_t Wide = 4096;
+    return subGroupInfo<size_t>(K, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(Wide), &Wide);
+  }
+
   cl_int enqueue(cl_kernel K, const Range &R) {
     return clEnqueueNDRangeKernel(Queue, K, R.Dims, nullptr, R.Global.data(), R.Local.data(), 0,
                                   nullptr, nullptr);
@@ -169,9 +188,10 @@ protected:
 
   /// Runs collectives_<Type> over every range and checks all ten results.
   template <typename T> void checkCollectives(cl_kernel K, const char *Type) {
+    const size_t Width = widthOf(K);
     for (const Range &R : Ranges) {
       SCOPED_TRACE(std::string(Type) + ", " + describe(R));
-      auto Items = enumerate(R);
+      auto Items = enumerate(R, Width);
       std::vector<T> In(Items.size());
       for (size_t I = 0; I < In.size(); ++I)
         In[I] = inputValue<T>(I);
@@ -181,7 +201,9 @@ protected:
       ASSERT_EQ(clSetKernelArg(K, 1, sizeof(cl_mem), &Out), CL_SUCCESS);
       ASSERT_EQ(enqueue(K, R), CL_SUCCESS);
       auto Got = read<T>(Out, In.size() * 10);
-      for (const auto &[Group, Ids] : groupsOf(Items)) {
+      for (const auto &[Where, Ids] : subGroupsOf(Items)) {
+        const std::string Group =
+            std::to_string(Where.first) + " sub-group " + std::to_string(Where.second);
         T Sum = 0, Min = In[Ids[0]], Max = In[Ids[0]];
         for (size_t Id : Ids) {
           Sum += In[Id];
@@ -216,10 +238,12 @@ protected:
 
   /// Runs `items` over every range: the work-item functions and the votes.
   void checkWorkItems(cl_kernel K) {
+    const size_t Width = widthOf(K);
     for (const Range &R : Ranges) {
       SCOPED_TRACE(describe(R));
-      auto Items = enumerate(R);
-      // Per work-group: all true, one true, all false, in turn.
+      auto Items = enumerate(R, Width);
+      // Per work-group: all true, one true in each sub-group, all false,
+      // in turn.
       std::vector<int> Pred(Items.size());
       for (const Item &I : Items)
         Pred[I.Global] = I.Group % 3 == 0 ? int(I.Local) + 1 : I.Group % 3 == 1 ? I.Local == 1 : 0;
@@ -233,11 +257,11 @@ protected:
         const cl_uint *O = &Got[I.Global * 8];
         EXPECT_EQ(O[0], I.Size) << "get_sub_group_size, item " << I.Global;
         EXPECT_EQ(O[1], I.MaxSize) << "get_max_sub_group_size, item " << I.Global;
-        EXPECT_EQ(O[2], 1u) << "get_num_sub_groups, item " << I.Global;
-        EXPECT_EQ(O[3], 1u) << "get_enqueued_num_sub_groups, item " << I.Global;
-        EXPECT_EQ(O[4], 0u) << "get_sub_group_id, item " << I.Global;
+        EXPECT_EQ(O[2], I.Count) << "get_num_sub_groups, item " << I.Global;
+        EXPECT_EQ(O[3], I.EnqCount) << "get_enqueued_num_sub_groups, item " << I.Global;
+        EXPECT_EQ(O[4], I.SubGroup) << "get_sub_group_id, item " << I.Global;
         EXPECT_EQ(O[5], I.Local) << "get_sub_group_local_id, item " << I.Global;
-        // The "one true" groups have none if they have one work-item.
+        // The "one true" sub-groups have none if they have one work-item.
         bool All = I.Group % 3 == 0;
         bool Any = All || (I.Group % 3 == 1 && I.Size > 1);
         EXPECT_EQ(O[6], cl_uint(All)) << "sub_group_all, item " << I.Global;
@@ -248,9 +272,10 @@ protected:
 
   /// Runs `exchange` over every range: the three forms of sub_group_barrier.
   void checkExchange(cl_kernel K) {
+    const size_t Width = widthOf(K);
     for (const Range &R : Ranges) {
       SCOPED_TRACE(describe(R));
-      auto Items = enumerate(R);
+      auto Items = enumerate(R, Width);
       std::vector<int> In(Items.size());
       for (size_t I = 0; I < In.size(); ++I)
         In[I] = int(I * 3 + 1);
@@ -260,11 +285,11 @@ protected:
       ASSERT_EQ(clSetKernelArg(K, 1, sizeof(cl_mem), &Out), CL_SUCCESS);
       ASSERT_EQ(enqueue(K, R), CL_SUCCESS);
       auto Got = read<int>(Out, In.size());
-      for (const auto &[Group, Ids] : groupsOf(Items)) {
+      for (const auto &[Where, Ids] : subGroupsOf(Items)) {
         size_t N = Ids.size();
         for (size_t L = 0; L < N; ++L)
           EXPECT_EQ(Got[Ids[L]], 2 * In[Ids[N - 1 - (L + 1) % N]])
-              << "group " << Group << " item " << L;
+              << "group " << Where.first << " sub-group " << Where.second << " item " << L;
       }
     }
   }
@@ -272,7 +297,7 @@ protected:
 
 } // namespace
 
-TEST_F(SubGroups, DeviceReportsOneSubGroupPerWorkGroup) {
+TEST_F(SubGroups, DeviceReportsSubGroupsOfTheVectorWidth) {
   std::string Ext = infoString(clGetDeviceInfo, Device, CL_DEVICE_EXTENSIONS);
   EXPECT_NE((" " + Ext + " ").find(" cl_khr_subgroups "), std::string::npos) << Ext;
   size_t Size = 0;
@@ -284,9 +309,15 @@ TEST_F(SubGroups, DeviceReportsOneSubGroupPerWorkGroup) {
   for (const cl_name_version &F : Features)
     HasFeature |= std::string(F.name) == "__opencl_c_subgroups";
   EXPECT_TRUE(HasFeature);
-  EXPECT_EQ(info<cl_uint>(clGetDeviceInfo, Device, CL_DEVICE_MAX_NUM_SUB_GROUPS), 1u);
-  // cl_khr_subgroups requires it; with one sub-group per work-group no
-  // other sub-group of the work-group can hold one back.
+  // Every kernel's sub-groups are as wide as the CPU's widest vectors hold
+  // 32-bit lanes: 4, 8 or 16.
+  const size_t Width = widthOf(make(source(), "items"));
+  EXPECT_TRUE(Width == 4 || Width == 8 || Width == 16) << Width;
+  EXPECT_EQ(widthOf(make(source(), "plain")), Width);
+  const size_t MaxGroup = info<size_t>(clGetDeviceInfo, Device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  EXPECT_EQ(info<cl_uint>(clGetDeviceInfo, Device, CL_DEVICE_MAX_NUM_SUB_GROUPS),
+            (MaxGroup + Width - 1) / Width);
+  // cl_khr_subgroups requires it; WaitForEachOther shows it.
   EXPECT_EQ(
       info<cl_bool>(clGetDeviceInfo, Device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS),
       cl_bool(CL_TRUE));
@@ -312,46 +343,57 @@ TEST_F(SubGroups, DeviceReportsOneSubGroupPerWorkGroup) {
 
 TEST_F(SubGroups, KernelSubGroupInfo) {
   cl_kernel K = make(source(), "items");
-  // One sub-group of the whole work-group, for any local size.
+  const size_t W = widthOf(K);
+  auto Ceil = [](size_t A, size_t B) { return (A + B - 1) / B; };
   size_t Local3[] = {4, 3, 2}, Local1 = 100;
   EXPECT_EQ(
       subGroupInfo<size_t>(K, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(Local3), Local3),
-      24u);
+      std::min<size_t>(24, W));
   EXPECT_EQ(
       subGroupInfo<size_t>(K, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(Local1), &Local1),
-      100u);
+      std::min<size_t>(100, W));
+  size_t Two = 2;
+  EXPECT_EQ(subGroupInfo<size_t>(K, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(Two), &Two),
+            2u);
   EXPECT_EQ(
       subGroupInfo<size_t>(K, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, 2 * sizeof(size_t), Local3),
-      12u);
+      std::min<size_t>(12, W));
   EXPECT_EQ(subGroupInfo<size_t>(K, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(Local3), Local3),
-            1u);
-  EXPECT_EQ(subGroupInfo<size_t>(K, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr), 1u);
+            Ceil(24, W));
+  EXPECT_EQ(subGroupInfo<size_t>(K, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(Local1), &Local1),
+            Ceil(100, W));
+  const size_t MaxGroup = info<size_t>(clGetDeviceInfo, Device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  EXPECT_EQ(subGroupInfo<size_t>(K, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr), Ceil(MaxGroup, W));
   EXPECT_EQ(subGroupInfo<size_t>(K, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, nullptr), 0u);
   // The input is ignored where the query has none.
-  EXPECT_EQ(subGroupInfo<size_t>(K, CL_KERNEL_MAX_NUM_SUB_GROUPS, sizeof(Local1), &Local1), 1u);
+  EXPECT_EQ(subGroupInfo<size_t>(K, CL_KERNEL_MAX_NUM_SUB_GROUPS, sizeof(Local1), &Local1),
+            Ceil(MaxGroup, W));
 
-  // A local size for one sub-group: one dimension, the largest group the
-  // kernel runs, the other dimensions 1; none for any other count.
-  size_t Count = 1;
-  for (size_t Dims = 1; Dims <= 3; ++Dims) {
-    std::array<size_t, 3> L{7, 7, 7};
-    size_t Ret = 0;
-    ASSERT_EQ(clGetKernelSubGroupInfo(K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
-                                      sizeof(Count), &Count, Dims * sizeof(size_t), L.data(), &Ret),
-              CL_SUCCESS);
-    EXPECT_EQ(Ret, Dims * sizeof(size_t));
-    EXPECT_EQ(L[0], MaxSubGroupSize);
-    for (size_t D = 1; D < Dims; ++D)
-      EXPECT_EQ(L[D], 1u);
-    for (size_t D = Dims; D < 3; ++D)
-      EXPECT_EQ(L[D], 7u) << "written past param_value_size";
+  // A local size for a count of sub-groups: one dimension of that many
+  // whole sub-groups, the other dimensions 1; none for no sub-group or
+  // more than a group holds.
+  for (size_t Count : {size_t(1), size_t(3), MaxGroup / W}) {
+    for (size_t Dims = 1; Dims <= 3; ++Dims) {
+      std::array<size_t, 3> L{7, 7, 7};
+      size_t Ret = 0;
+      ASSERT_EQ(clGetKernelSubGroupInfo(K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                                        sizeof(Count), &Count, Dims * sizeof(size_t), L.data(),
+                                        &Ret),
+                CL_SUCCESS);
+      EXPECT_EQ(Ret, Dims * sizeof(size_t));
+      EXPECT_EQ(L[0], Count * W) << Count << " sub-groups";
+      for (size_t D = 1; D < Dims; ++D)
+        EXPECT_EQ(L[D], 1u);
+      for (size_t D = Dims; D < 3; ++D)
+        EXPECT_EQ(L[D], 7u) << "written past param_value_size";
+    }
   }
-  size_t Ret = 0;
+  size_t Count = 1, Ret = 0;
   ASSERT_EQ(clGetKernelSubGroupInfo(K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
                                     sizeof(Count), &Count, 0, nullptr, &Ret),
             CL_SUCCESS);
   EXPECT_EQ(Ret, 3 * sizeof(size_t));
-  for (size_t Bad : {size_t(0), size_t(2), size_t(1000)}) {
+  for (size_t Bad : {size_t(0), MaxGroup / W + 1, size_t(1) << 40}) {
     std::array<size_t, 2> L{7, 7};
     ASSERT_EQ(clGetKernelSubGroupInfo(K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
                                       sizeof(Bad), &Bad, sizeof(L), L.data(), nullptr),
@@ -360,12 +402,21 @@ TEST_F(SubGroups, KernelSubGroupInfo) {
     EXPECT_EQ(L[1], 0u) << Bad << " sub-groups";
   }
 
-  // The returned local size runs, with one sub-group of that size.
+  // The returned local size runs, with that many sub-groups.
+  Count = 3;
   size_t L1 = 0;
   ASSERT_EQ(clGetKernelSubGroupInfo(K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
                                     sizeof(Count), &Count, sizeof(L1), &L1, nullptr),
             CL_SUCCESS);
-  checkWorkItems(K);
+  cl_mem Out = buffer(2 * L1 * 8 * sizeof(cl_uint));
+  cl_mem Pred = buffer(2 * L1 * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof(cl_mem), &Pred), CL_SUCCESS);
+  size_t G = 2 * L1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &G, &L1, 0, nullptr, nullptr), CL_SUCCESS);
+  auto Got = read<cl_uint>(Out, G * 8);
+  for (size_t I = 0; I < G; ++I)
+    ASSERT_EQ(Got[I * 8 + 2], 3u) << "get_num_sub_groups, item " << I;
 
   // A NULL device names the context's only device; the KHR entry point is
   // the same function.
@@ -373,7 +424,7 @@ TEST_F(SubGroups, KernelSubGroupInfo) {
   EXPECT_EQ(clGetKernelSubGroupInfo(K, nullptr, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof(V),
                                     &V, nullptr),
             CL_SUCCESS);
-  EXPECT_EQ(V, 1u);
+  EXPECT_EQ(V, Ceil(MaxGroup, W));
   auto Khr = reinterpret_cast<clGetKernelSubGroupInfoKHR_fn>(
       clGetExtensionFunctionAddressForPlatform(Platform, "clGetKernelSubGroupInfoKHR"));
   ASSERT_NE(Khr, nullptr);
@@ -381,11 +432,11 @@ TEST_F(SubGroups, KernelSubGroupInfo) {
   EXPECT_EQ(Khr(K, Device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR, sizeof(Local3), Local3,
                 sizeof(V), &V, nullptr),
             CL_SUCCESS);
-  EXPECT_EQ(V, 24u);
+  EXPECT_EQ(V, std::min<size_t>(24, W));
   EXPECT_EQ(Khr(K, Device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR, sizeof(Local3), Local3,
                 sizeof(V), &V, nullptr),
             CL_SUCCESS);
-  EXPECT_EQ(V, 1u);
+  EXPECT_EQ(V, Ceil(24, W));
 }
 
 TEST_F(SubGroups, KernelSubGroupInfoErrors) {
@@ -447,12 +498,12 @@ TEST_F(SubGroups, KernelSubGroupInfoErrors) {
         << "input_value_size " << Bad;
 }
 
-TEST_F(SubGroups, KernelsUsingSubGroupsRunAtMostMaxSubGroupSize) {
+TEST_F(SubGroups, KernelsUsingSubGroupsRunTheDevicesLargestGroups) {
   cl_kernel Items = make(source(), "items");
   cl_kernel Indirect = make(source(), "indirect");
   cl_kernel Plain = make(source(), "plain");
   const size_t DeviceMax = info<size_t>(clGetDeviceInfo, Device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
-  ASSERT_GT(DeviceMax, MaxSubGroupSize);
+  const size_t W = widthOf(Items);
   auto WgSize = [&](cl_kernel K) {
     size_t S = 0;
     EXPECT_EQ(
@@ -460,56 +511,121 @@ TEST_F(SubGroups, KernelsUsingSubGroupsRunAtMostMaxSubGroupSize) {
         CL_SUCCESS);
     return S;
   };
-  EXPECT_EQ(WgSize(Items), MaxSubGroupSize);
-  EXPECT_EQ(WgSize(Indirect), MaxSubGroupSize) << "a helper function uses sub-groups";
+  EXPECT_EQ(WgSize(Items), DeviceMax);
+  EXPECT_EQ(WgSize(Indirect), DeviceMax) << "a helper function uses sub-groups";
   EXPECT_EQ(WgSize(Plain), DeviceMax);
 
-  cl_mem Out = buffer(1024 * 8 * sizeof(cl_uint));
-  cl_mem Pred = buffer(1024 * sizeof(int));
-  ASSERT_EQ(clSetKernelArg(Items, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
-  ASSERT_EQ(clSetKernelArg(Items, 1, sizeof(cl_mem), &Pred), CL_SUCCESS);
+  // The largest group: every sub-group whole, each reducing its own.
+  cl_mem Out = buffer(DeviceMax * 8 * sizeof(cl_uint));
   ASSERT_EQ(clSetKernelArg(Indirect, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
-  ASSERT_EQ(clSetKernelArg(Plain, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
-  size_t G = 1024, Wide = 256, Wide2[] = {16, 16};
-  EXPECT_EQ(clEnqueueNDRangeKernel(Queue, Items, 1, nullptr, &G, &Wide, 0, nullptr, nullptr),
-            CL_INVALID_WORK_GROUP_SIZE);
-  size_t G2[] = {32, 32};
-  EXPECT_EQ(clEnqueueNDRangeKernel(Queue, Indirect, 2, nullptr, G2, Wide2, 0, nullptr, nullptr),
-            CL_INVALID_WORK_GROUP_SIZE);
-  EXPECT_EQ(clEnqueueNDRangeKernel(Queue, Plain, 1, nullptr, &G, &Wide, 0, nullptr, nullptr),
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Indirect, 1, nullptr, &DeviceMax, &DeviceMax, 0, nullptr,
+                                   nullptr),
             CL_SUCCESS);
-  // A NULL local size stays within the limit.
-  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Items, 1, nullptr, &G, nullptr, 0, nullptr, nullptr),
-            CL_SUCCESS);
-  auto Got = read<cl_uint>(Out, G * 8);
-  for (size_t I = 0; I < G; ++I)
-    ASSERT_LE(Got[I * 8 + 1], MaxSubGroupSize) << I;
+  auto Got = read<int>(Out, DeviceMax);
+  for (size_t I = 0; I < DeviceMax; ++I)
+    ASSERT_EQ(size_t(Got[I]), W) << I;
 
-  // reqd_work_group_size: runnable within the limit, reported and refused
-  // beyond it; CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT gives the required
-  // size, or zeros if it is not one-dimensional or not runnable.
+  // reqd_work_group_size: CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT gives the
+  // required size for its count of sub-groups, zeros for another count or
+  // a required size of more than one dimension.
   cl_kernel Required = make(source(), "required");
   cl_kernel Required2D = make(source(), "required_2d");
-  cl_kernel TooWide = make(source(), "too_wide");
+  cl_kernel Required256 = make(source(), "too_wide");
   EXPECT_EQ(WgSize(Required), 64u);
-  EXPECT_EQ(WgSize(TooWide), MaxSubGroupSize);
-  ASSERT_EQ(clSetKernelArg(TooWide, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
-  EXPECT_EQ(clEnqueueNDRangeKernel(Queue, TooWide, 1, nullptr, &G, &Wide, 0, nullptr, nullptr),
-            CL_INVALID_WORK_GROUP_SIZE);
-  EXPECT_EQ(clEnqueueNDRangeKernel(Queue, TooWide, 1, nullptr, &G, nullptr, 0, nullptr, nullptr),
-            CL_INVALID_WORK_GROUP_SIZE);
-  size_t Count = 1;
-  auto LocalFor = [&](cl_kernel K) {
+  EXPECT_EQ(WgSize(Required256), 256u);
+  auto LocalFor = [&](cl_kernel K, size_t Count) {
     std::array<size_t, 2> L{7, 7};
     EXPECT_EQ(clGetKernelSubGroupInfo(K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
                                       sizeof(Count), &Count, sizeof(L), L.data(), nullptr),
               CL_SUCCESS);
     return L;
   };
-  EXPECT_EQ(LocalFor(Required), (std::array<size_t, 2>{64, 1}));
-  EXPECT_EQ(LocalFor(Required2D), (std::array<size_t, 2>{0, 0}));
-  EXPECT_EQ(LocalFor(TooWide), (std::array<size_t, 2>{0, 0}));
-  EXPECT_EQ(LocalFor(Plain), (std::array<size_t, 2>{DeviceMax, 1}));
+  EXPECT_EQ(LocalFor(Required, 64 / W), (std::array<size_t, 2>{64, 1}));
+  EXPECT_EQ(LocalFor(Required, 1), (std::array<size_t, 2>{0, 0}));
+  EXPECT_EQ(LocalFor(Required2D, 64 / W), (std::array<size_t, 2>{0, 0}));
+  EXPECT_EQ(LocalFor(Required256, 256 / W), (std::array<size_t, 2>{256, 1}));
+  EXPECT_EQ(LocalFor(Plain, 1), (std::array<size_t, 2>{W, 1}));
+  ASSERT_EQ(clSetKernelArg(Required256, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  size_t G = 512, L = 256;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Required256, 1, nullptr, &G, &L, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  Got = read<int>(Out, G);
+  for (size_t I = 0; I < G; ++I)
+    ASSERT_EQ(Got[I], 1) << I;
+}
+
+// Work-items of a sub-group that take different paths (a loop that runs as
+// often as the work-item's id, one path that waits on an atomic and one
+// that does not) meet again for the collective after them.
+TEST_F(SubGroups, DivergentWorkItemsMeetAgain) {
+  cl_kernel K = make(R"CLC(
+    kernel void k(global int *out, global atomic_int *flag) {
+      size_t g = get_global_id(0);
+      uint l = get_sub_group_local_id();
+      int v = (int)l;
+      if (l & 1) {
+        for (uint i = 0; i < l; ++i)
+          v += 1;
+      } else if (l == 2) {
+        while (atomic_load(flag) != 0)
+          ;
+        v += 100;
+      }
+      out[g] = sub_group_reduce_add(v) * 1000 + sub_group_scan_inclusive_add(1);
+    })CLC",
+                     "k");
+  const size_t W = widthOf(K);
+  for (size_t Local : {size_t(3), W, 3 * W + 5}) {
+    SCOPED_TRACE("local " + std::to_string(Local));
+    const size_t G = 2 * Local;
+    cl_mem Out = buffer(G * sizeof(int));
+    int Zero = 0;
+    cl_mem Flag = buffer(sizeof(int), CL_MEM_COPY_HOST_PTR, &Zero);
+    ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(K, 1, sizeof(cl_mem), &Flag), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &G, &Local, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    auto Got = read<int>(Out, G);
+    for (size_t I = 0; I < G; ++I) {
+      const size_t Lin = I % Local, First = Lin / W * W, N = std::min(W, Local - First);
+      int Sum = 0;
+      for (size_t L = 0; L < N; ++L)
+        Sum += int(L) + (L & 1 ? int(L) : L == 2 ? 100 : 0);
+      EXPECT_EQ(Got[I], Sum * 1000 + int(Lin - First + 1)) << "item " << I;
+    }
+  }
+}
+
+// Independent forward progress: in each group, the first sub-group waits
+// for a flag that only the last one sets, and the middle ones pass a token
+// from the last to the first; every group finishes.
+TEST_F(SubGroups, SubGroupsWaitForEachOther) {
+  cl_kernel K = make(R"CLC(
+    kernel void k(global atomic_int *flags, global int *out) {
+      size_t grp = get_group_id(0);
+      uint sg = get_sub_group_id(), n = get_num_sub_groups();
+      global atomic_int *f = flags + grp * 64;
+      if (get_sub_group_local_id() == 0) {
+        if (sg + 1 < n)
+          while (atomic_load(f + sg + 1) == 0)
+            ;
+        atomic_store(f + sg, (int)sg + 1);
+      }
+      sub_group_barrier(CLK_GLOBAL_MEM_FENCE);
+      out[get_global_id(0)] = atomic_load(f + sg);
+    })CLC",
+                     "k");
+  const size_t W = widthOf(K), Local = 8 * W, Groups = 3, G = Groups * Local;
+  std::vector<int> Zeros(Groups * 64, 0);
+  cl_mem Flags = buffer(Zeros.size() * sizeof(int), CL_MEM_COPY_HOST_PTR, Zeros.data());
+  cl_mem Out = buffer(G * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Flags), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof(cl_mem), &Out), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &G, &Local, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  auto Got = read<int>(Out, G);
+  for (size_t I = 0; I < G; ++I)
+    ASSERT_EQ(size_t(Got[I]), I % Local / W + 1) << "item " << I;
 }
 
 TEST_F(SubGroups, WorkItemFunctionsAndVotes) { checkWorkItems(make(source(), "items")); }
@@ -546,7 +662,7 @@ TEST_F(SubGroups, FromSpirv) {
   EXPECT_EQ(
       clGetKernelWorkGroupInfo(Items, Device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(S), &S, nullptr),
       CL_SUCCESS);
-  EXPECT_EQ(S, MaxSubGroupSize);
+  EXPECT_EQ(S, info<size_t>(clGetDeviceInfo, Device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
   checkWorkItems(Items);
   checkExchange(Make("exchange"));
   checkCollectives<cl_int>(Make("collectives_int"), "int");

@@ -46,16 +46,18 @@ kernel void items(global uint *out, global const int *pred) {
 }
 
 // Reverses each sub-group's values through __local memory, then rotates
-// them by one: the barriers must order the stores before the loads.
+// them by one: the barriers must order the stores before the loads. Each
+// sub-group has its own part of tmp.
 kernel void exchange(global const int *in, global int *out) {
-  local int tmp[128];
+  local int tmp[256];
   size_t g = get_global_linear_id();
   uint l = get_sub_group_local_id(), n = get_sub_group_size();
-  tmp[l] = in[g];
+  local int *mine = tmp + get_sub_group_id() * get_max_sub_group_size();
+  mine[l] = in[g];
   sub_group_barrier(CLK_LOCAL_MEM_FENCE);
-  int a = tmp[n - 1 - l];
+  int a = mine[n - 1 - l];
   sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);
-  tmp[l] = a * 2;
+  mine[l] = a * 2;
   sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group);
-  out[g] = tmp[(l + 1) % n];
+  out[g] = mine[(l + 1) % n];
 }

@@ -122,7 +122,7 @@ TEST_F(DiskCacheTest, AProgramOfSeveralPartsLoadsWhole) {
   }
 }
 
-TEST_F(DiskCacheTest, TheEntryKeepsWhetherAKernelUsesSubGroups) {
+TEST_F(DiskCacheTest, TheEntryKeepsAKernelsSubGroups) {
   const std::string Src = Salt + R"(
     kernel void sg(global uint *out) { out[get_global_id(0)] = get_sub_group_size(); }
     kernel void plain(global uint *out) { out[get_global_id(0)] = 1; })";
@@ -133,6 +133,8 @@ TEST_F(DiskCacheTest, TheEntryKeepsWhetherAKernelUsesSubGroups) {
   ASSERT_TRUE(Second.kernel("sg") && Second.kernel("plain"));
   EXPECT_TRUE(Second.kernel("sg")->UsesSubGroups);
   EXPECT_FALSE(Second.kernel("plain")->UsesSubGroups);
+  EXPECT_EQ(Second.kernel("sg")->SubGroupSize, First.kernel("sg")->SubGroupSize);
+  EXPECT_GE(Second.kernel("sg")->SubGroupSize, 4u);
 }
 
 TEST_F(DiskCacheTest, OtherOptionsAreAnotherEntry) {

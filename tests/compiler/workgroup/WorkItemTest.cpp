@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace weft::compiler::test {
@@ -230,7 +232,11 @@ namespace weft::compiler::test {
 // range with smaller edge groups, each work-item sees its group's actual
 // and enqueued sizes, and the collectives combine its group in linear-id
 // order.
-TEST(WorkItemTest, SubGroupsAreWholeWorkGroups) {
+// Sub-groups are the group's work-items in linear-id order, Width at a
+// time (the kernel's SubGroupSize), the last one the rest: in groups
+// smaller than a sub-group, in groups whose rows (20) are not a multiple
+// of Width, so sub-groups run across rows, and in edge groups.
+TEST(WorkItemTest, SubGroupsAreRunsOfWidthWorkItems) {
   Program P;
   ASSERT_TRUE(P.build(R"(
     kernel void k(global uint *out) {
@@ -238,31 +244,44 @@ TEST(WorkItemTest, SubGroupsAreWholeWorkGroups) {
       uint l = get_sub_group_local_id();
       out[i * 6 + 0] = get_sub_group_size();
       out[i * 6 + 1] = get_max_sub_group_size();
-      out[i * 6 + 2] = get_num_sub_groups() * 10 + get_sub_group_id();
+      out[i * 6 + 2] = get_num_sub_groups() * 1000 + get_sub_group_id();
       out[i * 6 + 3] = l;
       out[i * 6 + 4] = sub_group_scan_exclusive_add(l + 1);
       out[i * 6 + 5] = sub_group_broadcast(l * 3, 1);
-    })", "-cl-std=CL3.0"));
-  NDRange R;
-  R.Dims = 2;
-  R.Global = {5, 3, 1};
-  R.Local = {2, 2, 1};
-  std::vector<uint32_t> Out(5 * 3 * 6, ~0u);
-  ASSERT_TRUE(P.run("k", R, {Arg::pointer(Out.data())}));
-  for (uint32_t Y = 0; Y < 3; ++Y)
-    for (uint32_t X = 0; X < 5; ++X) {
-      const uint32_t *O = &Out[(Y * 5 + X) * 6];
-      uint32_t SizeX = X >= 4 ? 1 : 2, SizeY = Y >= 2 ? 1 : 2;
-      uint32_t L = (Y % 2) * SizeX + X % 2;
-      EXPECT_EQ(O[0], SizeX * SizeY) << X << "," << Y;
-      EXPECT_EQ(O[1], 4u);
-      EXPECT_EQ(O[2], 10u);
-      EXPECT_EQ(O[3], L) << X << "," << Y;
-      EXPECT_EQ(O[4], L * (L + 1) / 2) << X << "," << Y;
-      if (SizeX * SizeY > 1) {
-        EXPECT_EQ(O[5], 3u) << X << "," << Y;
+    })",
+                      "-cl-std=CL3.0"));
+  const uint32_t Width = P.kernel("k")->SubGroupSize;
+  ASSERT_TRUE(Width == 4 || Width == 8 || Width == 16) << Width;
+  for (auto [Global, Local] :
+       {std::pair<std::array<size_t, 3>, std::array<size_t, 3>>{{5, 3, 1}, {2, 2, 1}},
+        {{50, 7, 1}, {20, 3, 1}}}) {
+    NDRange R;
+    R.Dims = 2;
+    R.Global = Global;
+    R.Local = Local;
+    const uint32_t GX = uint32_t(Global[0]), GY = uint32_t(Global[1]);
+    const uint32_t LX = uint32_t(Local[0]), LY = uint32_t(Local[1]);
+    std::vector<uint32_t> Out(GX * GY * 6, ~0u);
+    ASSERT_TRUE(P.run("k", R, {Arg::pointer(Out.data())}));
+    for (uint32_t Y = 0; Y < GY; ++Y)
+      for (uint32_t X = 0; X < GX; ++X) {
+        const uint32_t *O = &Out[(Y * GX + X) * 6];
+        const uint32_t SizeX = std::min(LX, GX - X / LX * LX),
+                       SizeY = std::min(LY, GY - Y / LY * LY);
+        const uint32_t Items = SizeX * SizeY, Lin = (Y % LY) * SizeX + X % LX;
+        const uint32_t First = Lin / Width * Width, Size = std::min(Width, Items - First);
+        const uint32_t L = Lin - First;
+        SCOPED_TRACE(std::to_string(X) + "," + std::to_string(Y) + " local " + std::to_string(LX));
+        EXPECT_EQ(O[0], Size);
+        EXPECT_EQ(O[1], std::min(Width, LX * LY));
+        EXPECT_EQ(O[2], (Items + Width - 1) / Width * 1000 + Lin / Width);
+        EXPECT_EQ(O[3], L);
+        EXPECT_EQ(O[4], L * (L + 1) / 2);
+        if (Size > 1) {
+          EXPECT_EQ(O[5], 3u);
+        }
       }
-    }
+  }
 }
 
 // Straight-line kernels on vector types are split into scalars so that
