@@ -249,11 +249,9 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
       },
       wi::SubGroupLoopMD);
   // The rounds: a turn for each sub-group with work-items after a sync.
-  BasicBlock *RoundPre = B.GetInsertBlock();
   BasicBlock *Round = BasicBlock::Create(C, "round", WG);
   B.CreateBr(Round);
   B.SetInsertPoint(Round);
-  (void)RoundPre;
   B.CreateStore(B.getFalse(), AnySlot);
   emitCountedLoop(
       B, NumSubGroups, "sg",
@@ -262,11 +260,8 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
         // The smallest sub-group-sync state, and whether every work-item
         // is in it.
         AllocaInst *MinSlot = B.CreateAlloca(I32, nullptr, "turn.min");
-        AllocaInst *MaxSlot = B.CreateAlloca(I32, nullptr, "turn.max");
         MinSlot->moveBefore(AnySlot);
-        MaxSlot->moveBefore(AnySlot);
         B.CreateStore(B.getInt32(INT32_MAX), MinSlot);
-        B.CreateStore(B.getInt32(-1), MaxSlot);
         AllocaInst *AllSlot = B.CreateAlloca(B.getInt1Ty(), nullptr, "turn.same");
         AllSlot->moveBefore(AnySlot);
         B.CreateStore(B.getTrue(), AllSlot);
