@@ -236,14 +236,10 @@ DenseMap<const BasicBlock *, unsigned> structuredOrder(Function &F) {
         Stack.push_back({Next, successorsOf(Next)});
     }
     for (BasicBlock *Node : llvm::reverse(PostOrder)) {
-      Loop *Sub = LI.getLoopFor(Node);
-      if (Sub && Sub != Outer && Sub->getHeader() == Node) {
-        Order.try_emplace(Node, Order.size());
-        // The loop's own blocks, from its header on.
+      Order.try_emplace(Node, Order.size());
+      // A loop's own blocks, from its header on.
+      if (Loop *Sub = LI.getLoopFor(Node); Sub && Sub != Outer && Sub->getHeader() == Node)
         orderRegion(Node, Sub);
-      } else {
-        Order.try_emplace(Node, Order.size());
-      }
     }
   };
   orderRegion(&F.getEntryBlock(), nullptr);
