@@ -92,7 +92,7 @@ def read_expectations():
     return out
 
 
-def run_entry(entry, cts_build, env, log_dir):
+def run_entry(entry, cts_build, env, log_dir, extra_args=()):
     outcome = Outcome(entry)
     binary = Path(cts_build) / entry.binary
     if not binary.exists():
@@ -105,7 +105,8 @@ def run_entry(entry, cts_build, env, log_dir):
     start = time.monotonic()
     with open(log_file, "w") as log:
         # Its own session, so a timeout kills the binary and its children.
-        proc = subprocess.Popen([str(binary)] + entry.args, cwd=binary.parent, env=run_env,
+        proc = subprocess.Popen([str(binary)] + entry.args + list(extra_args),
+                                cwd=binary.parent, env=run_env,
                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         try:
             code = proc.wait(timeout=entry.timeout)
@@ -175,6 +176,10 @@ def main():
     parser.add_argument("--json", help="write the results as JSON here")
     parser.add_argument("--csv", help="write the results as CSV here")
     parser.add_argument("--log-dir", help="keep each binary's output and results here")
+    parser.add_argument("--compilation-mode", choices=["online", "spir-v"], default="online",
+                        help="spir-v: every kernel compiled offline to SPIR-V by "
+                             "cts-config/offline_compiler.py and built with clCreateProgramWithIL "
+                             "(its compilation cache in the log directory)")
     opts = parser.parse_args()
 
     library = Path(opts.library).resolve()
@@ -196,12 +201,19 @@ def main():
                CL_DEVICE_TYPE="CL_DEVICE_TYPE_DEFAULT")
     if opts.preload:
         env["LD_PRELOAD"] = opts.preload
+    extra_args = []
+    if opts.compilation_mode == "spir-v":
+        compiler = Path(__file__).resolve().parent / "offline_compiler.py"
+        cache = log_dir / "spirv-cache"
+        cache.mkdir(exist_ok=True)
+        extra_args = ["--compilation-mode", "spir-v", "--compilation-program", str(compiler),
+                      "--compilation-cache-path", str(cache)]
 
     outcomes = []
     print(f"{'test':28} {'result':8} {'pass':>6} {'fail':>6} {'skip':>6} {'seconds':>8}")
     for entry in entries:
         entry.timeout = int(entry.timeout * opts.timeout_scale)
-        outcome = run_entry(entry, Path(opts.cts_build).resolve(), env, log_dir)
+        outcome = run_entry(entry, Path(opts.cts_build).resolve(), env, log_dir, extra_args)
         judge(outcome, expectations)
         outcomes.append(outcome)
         mark = " REGRESSION" if outcome.regressions else (
