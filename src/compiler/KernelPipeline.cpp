@@ -93,6 +93,7 @@
 #include "compiler/workgroup/WorkItemBuiltinPass.h"
 #include "compiler/workgroup/WorkItemFunction.h"
 #include "compiler/workgroup/WorkItemFunctionPass.h"
+#include "runtime/platform/Capabilities.h"
 
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/StringMap.h>
@@ -120,16 +121,18 @@ namespace weft::compiler {
 
 namespace {
 
-/// A kernel's sub-group size (wi::SubGroupSizeAttr): as many 32-bit lanes
-/// as the widest vector registers of the CPU F is compiled for hold (16 with
-/// AVX-512, 8 with AVX, else 4), so that a sub-group of work-items on 32-bit
-/// values fills one register.
+/// A kernel's sub-group size (wi::SubGroupSizeAttr): the device's rule
+/// (rt::defaultSubGroupSize) for the widest vector registers of the CPU F
+/// is compiled for, read from its features as LlvmProgramCompiler::target
+/// reads them for the device (64 bytes with AVX-512F and BW, 32 with AVX,
+/// else 16), so that the kernels and clGetDeviceInfo agree.
 uint64_t defaultSubGroupSize(const Function &F) {
   StringRef Features = F.getFnAttribute("target-features").getValueAsString();
   SmallVector<StringRef, 64> Items;
   Features.split(Items, ',');
   auto has = [&](StringRef Feature) { return is_contained(Items, Feature); };
-  return has("+avx512f") ? 16 : has("+avx") ? 8 : 4;
+  const unsigned SimdBytes = has("+avx512f") && has("+avx512bw") ? 64 : has("+avx") ? 32 : 16;
+  return rt::defaultSubGroupSize(SimdBytes);
 }
 
 bool verify(Module &M, const char *Stage, std::string &Log) {
@@ -486,7 +489,7 @@ bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, st
     D.PrivateFrameSize = wi::sizeAttr(*WG, wi::FrameSizeAttr);
     D.PrivateMemSize = wi::sizeAttr(*WG, wi::PrivateSizeAttr);
     D.UsesPrintf = WG->hasFnAttribute(wi::PrintfAttr);
-    D.SubGroupSize = std::max<uint64_t>(1, wi::sizeAttr(*WG, wi::SubGroupSizeAttr));
+    D.SubGroupSize = wi::subGroupSize(*WG);
     D.UsesDeviceEnqueue = WG->hasFnAttribute(DeviceEnqueuePass::UsesAttr);
     D.MayWait = mayWait(*WG);
     D.GlobalStoreBytes = globalStoreBytes(*WG);

@@ -125,7 +125,7 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
   LLVMContext &C = WG->getContext();
   Type *Ptr = PointerType::get(C, 0);
   Type *I32 = B.getInt32Ty();
-  const uint64_t Width = std::max<uint64_t>(1, wi::sizeAttr(WI, wi::SubGroupSizeAttr));
+  const uint64_t Width = wi::subGroupSize(WI);
   const StringRef States = WI.getFnAttribute(wi::SubGroupStatesAttr).getValueAsString();
   const uint64_t NumStates = States.size();
   // Which states resume after a sub-group sync, as a table of bytes.

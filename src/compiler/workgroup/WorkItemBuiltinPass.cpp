@@ -235,7 +235,7 @@ void lowerFunction(Function &F) {
     Lowering L(F, B);
     Value *V = nullptr;
     if (isSubGroupWidthName(Name)) {
-      V = B.getInt32(std::max<uint64_t>(1, wi::sizeAttr(F, wi::SubGroupSizeAttr)));
+      V = B.getInt32(wi::subGroupSize(F));
     } else if (AddressSpaceFn AS = classifyAddressSpaceFn(Name); AS != AddressSpaceFn::None) {
       V = L.lower(AS, *Call);
       F.addFnAttr(wi::GroupShapeAttr);

@@ -97,4 +97,11 @@ inline void setSizeAttr(llvm::Function &F, const char *Name, uint64_t V) {
   F.addFnAttr(Name, std::to_string(V));
 }
 
+/// F's sub-group size (SubGroupSizeAttr); 1 where it has none (a function
+/// written by hand in a test).
+inline uint64_t subGroupSize(const llvm::Function &F) {
+  uint64_t N = sizeAttr(F, SubGroupSizeAttr);
+  return N ? N : 1;
+}
+
 } // namespace weft::compiler::wi
