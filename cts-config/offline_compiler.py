@@ -67,6 +67,13 @@ def device_features(name, extensions):
     return [PAIRED_FEATURES[e] for e in extensions if e in PAIRED_FEATURES]
 
 
+# The SPIR-V extensions llvm-spirv-15 must be allowed to use for the
+# OpenCL C of a device extension (it uses no other without being asked).
+SPIRV_EXTENSIONS = {
+    "cl_khr_subgroup_rotate": "SPV_KHR_subgroup_rotate",
+}
+
+
 def clang_options(build_options):
     """The OpenCL build options clang's driver takes as they are; the rest
     (the CTS passes only options of the specification) dropped with a
@@ -126,7 +133,11 @@ def main():
         sys.stderr.write(done.stderr)
         if done.returncode != 0:
             return done.returncode
-        done = subprocess.run([LLVM_SPIRV, bitcode, "-o", args.output],
+        spirv_ext = [SPIRV_EXTENSIONS[n] for n in names if n in SPIRV_EXTENSIONS]
+        translate_cmd = [LLVM_SPIRV, bitcode, "-o", args.output]
+        if spirv_ext:
+            translate_cmd.append("--spirv-ext=" + ",".join("+" + e for e in spirv_ext))
+        done = subprocess.run(translate_cmd,
                               stderr=subprocess.PIPE, text=True)
         sys.stderr.write(done.stderr)
         return done.returncode

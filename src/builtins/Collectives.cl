@@ -5,7 +5,7 @@
 // Every work-item stores its value in the work-group's collective scratch
 // (__weft_wg_scratch, which WorkItemBuiltinPass turns into the context's
 // per-worker buffer, whose first (work-group size + 1) * 8 bytes these
-// use; the sub-groups' slots follow), work-item 0
+// use: runtime/program/CollectiveScratch.h), work-item 0
 // combines the values in linear-id order, and every work-item reads its
 // result. The barriers are ordinary work-group barriers: the functions are
 // inlined into the kernel before the barrier pass. The first barrier keeps
@@ -24,7 +24,8 @@ static INL size_t groupSize(void) {
   return get_local_size(0) * get_local_size(1) * get_local_size(2);
 }
 
-/// s[0..n) = each work-item's x, then BODY runs on work-item 0 alone.
+/// s[0..n) = each work-item's x, then BODY runs on work-item 0 alone
+/// (GatherOps.h), and the result goes in s[n].
 #define GATHER(T, x, BODY)                                                                         \
   __local T *s = (__local T *)__weft_wg_scratch();                                                \
   size_t l = get_local_linear_id(), n = groupSize();                                               \
@@ -35,6 +36,10 @@ static INL size_t groupSize(void) {
     BODY                                                                                           \
   }                                                                                                \
   barrier(CLK_LOCAL_MEM_FENCE);
+#define FIRST 0
+#define RESULT n
+#define FOR_ALL(i) for (size_t i = 0; i < n; ++i)
+#define FOR_REST(i) for (size_t i = 1; i < n; ++i)
 
 #define BROADCAST(T)                                                                               \
   static INL T broadcastLinear(T x, size_t target) {                                               \

@@ -25,6 +25,7 @@
 #include <gtest/gtest.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
@@ -251,6 +252,26 @@ first:
   EXPECT_EQ(Flags->getNumElements(), 3u);
   EXPECT_EQ(Flags->getElementAsInteger(1), 1u);
   EXPECT_EQ(Flags->getElementAsInteger(2), 0u);
+  // Each turn tells the built-ins which work-items take it, in the
+  // sub-group's area of the collective scratch (CollectiveScratch.h): all
+  // n of them (~0 >> (64 - n)) when they are all in the turn's state, else
+  // the bits gathered in turn.active.
+  unsigned Whole = 0, Part = 0;
+  for (Instruction &I : instructions(*WG)) {
+    auto *Store = dyn_cast<StoreInst>(&I);
+    if (!Store || !Store->getValueOperand()->getType()->isIntegerTy(64))
+      continue;
+    const Value *Base = getUnderlyingObject(Store->getPointerOperand());
+    if (Base->getName() != "scratch")
+      continue;
+    Value *Bits = Store->getValueOperand();
+    Whole += PatternMatch::match(
+        Bits, PatternMatch::m_LShr(PatternMatch::m_AllOnes(), PatternMatch::m_Value()));
+    auto *Load = dyn_cast<LoadInst>(Bits);
+    Part += Load && Load->getPointerOperand()->getName() == "turn.active";
+  }
+  EXPECT_EQ(Whole, 1u);
+  EXPECT_EQ(Part, 1u);
 }
 
 // A loop that leaves on what an atomic read returned (a spin on a flag)

@@ -104,6 +104,7 @@ void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
 ///                         work-items; none: sg waits at a work-group
 ///                         barrier or is done
 ///                     Any = true
+///                     publish which of sg's work-items are in state T
 ///                     run region T for sg's work-items in state T
 ///                     (all of them, without checking, when they all are)
 ///        } while (Any)
@@ -118,6 +119,11 @@ void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
 /// on an atomic (BarrierStatePass gives such loops a sub-group sync); the
 /// smallest state first lets work-items that branched apart meet again
 /// (BarrierStatePass numbers states so: a loop's before those after it).
+/// The work-items of a turn are the active ones of the sub-group functions
+/// (sub_group_elect, the non_uniform and clustered ones): the turn writes
+/// them as a bit mask into the sub-group's area of the collective scratch
+/// (runtime/program/CollectiveScratch.h), where src/builtins/SubGroups.cl
+/// reads it right after a sync.
 void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> CallArgs, Value *Ctx,
                             Value *const (&LS)[3], Value *Uniform) {
   Function *WG = B.GetInsertBlock()->getParent();
@@ -143,6 +149,16 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
   Value *Items = B.CreateMul(B.CreateMul(LS[0], LS[1], "", true, true), LS[2], "items", true, true);
   Value *NumSubGroups = B.CreateUDiv(B.CreateAdd(Items, B.getInt64(Width - 1)), N, "sub.groups");
   Value *WholeRows = B.CreateICmpEQ(B.CreateURem(LS[0], N), B.getInt64(0), "whole.rows");
+  Value *Scratch = B.CreateLoad(
+      Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::CollectiveScratch), "scratch");
+  // Where the sub-groups' areas start (CollectiveScratch.h).
+  Value *Areas = B.CreateInBoundsGEP(
+      B.getInt8Ty(), Scratch,
+      B.CreateAnd(B.CreateAdd(B.CreateMul(B.CreateAdd(Items, B.getInt64(1)),
+                                          B.getInt64(WEFT_COLLECTIVE_SLOT)),
+                              B.getInt64(127)),
+                  B.getInt64(~uint64_t(127))),
+      "sub.areas");
   AllocaInst *LaneStates = B.CreateAlloca(I32, Items, "lane.states");
   LaneStates->setAlignment(Align(64));
   AllocaInst *AnySlot = B.CreateAlloca(B.getInt1Ty(), nullptr, "any.turn");
@@ -227,6 +243,14 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
     }
     B.SetInsertPoint(Done);
   };
+  // Tells the built-ins which of sub-group Sg's work-items run its turn:
+  // the bits of Active (WEFT_SUB_GROUP_ACTIVE).
+  auto publishActive = [&](Value *Sg, Value *Active) {
+    Value *Area = B.CreateInBoundsGEP(B.getInt8Ty(), Areas,
+                                      B.CreateMul(Sg, B.getInt64(WEFT_SUB_GROUP_AREA(Width))));
+    B.CreateAlignedStore(
+        Active, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Area, WEFT_SUB_GROUP_ACTIVE), Align(8));
+  };
   auto subGroupRange = [&](Value *Sg) {
     Value *Begin = B.CreateMul(Sg, N, "sg.begin", true, true);
     return std::make_pair(Begin,
@@ -285,9 +309,23 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
         B.CreateStore(B.getTrue(), AnySlot);
         B.CreateCondBr(B.CreateLoad(B.getInt1Ty(), AllSlot), Whole, Part);
         B.SetInsertPoint(Whole);
+        // All of the sub-group's n work-items: the low n bits.
+        publishActive(Sg, B.CreateLShr(B.getInt64(~uint64_t(0)),
+                                       B.CreateSub(B.getInt64(64), B.CreateSub(End, Begin))));
         emitRegions(T, Begin, End, /*Checked=*/false, '1', "turn");
         B.CreateBr(Skip);
         B.SetInsertPoint(Part);
+        AllocaInst *ActiveSlot = B.CreateAlloca(B.getInt64Ty(), nullptr, "turn.active");
+        ActiveSlot->moveBefore(AnySlot);
+        B.CreateStore(B.getInt64(0), ActiveSlot);
+        forRange(Begin, End, "active", [&](Value *Lin) {
+          Value *In = B.CreateZExt(B.CreateICmpEQ(B.CreateLoad(I32, laneState(Lin)), T),
+                                   B.getInt64Ty());
+          B.CreateStore(B.CreateOr(B.CreateLoad(B.getInt64Ty(), ActiveSlot),
+                                   B.CreateShl(In, B.CreateSub(Lin, Begin))),
+                        ActiveSlot);
+        });
+        publishActive(Sg, B.CreateLoad(B.getInt64Ty(), ActiveSlot));
         emitRegions(T, Begin, End, /*Checked=*/true, '1', "turn.some");
         B.CreateBr(Skip);
         B.SetInsertPoint(Skip);

@@ -8,6 +8,8 @@
 // plain C++ with no LLVM, TBB or OpenCL types on purpose.
 #pragma once
 
+#include "runtime/program/CollectiveScratch.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -140,10 +142,9 @@ struct WorkGroupContext {
   uint64_t LocalMemSize;
   uint64_t PrivateMemSize;
   char *StackTop;
-  /// Where the work-group collectives (work_group_reduce_add, ...) gather
-  /// the work-items' values, (work-items + 1) slots of 8 bytes, and after
-  /// them each sub-group's (sub-group size + 1) slots: the worker's
-  /// collectiveScratchBytes(work-items).
+  /// Where the work-group and sub-group collectives (work_group_reduce_add,
+  /// sub_group_shuffle, ...) gather the work-items' values, laid out as
+  /// CollectiveScratch.h says: the worker's collectiveScratchBytes(work-items).
   char *CollectiveScratch;
   /// The runtime's services (never null).
   const RuntimeServices *Services;
@@ -171,18 +172,13 @@ static_assert(offsetof(WorkGroupContext, Services) == 200);
 static_assert(offsetof(WorkGroupContext, PrintfSink) == 208);
 static_assert(offsetof(WorkGroupContext, Enqueue) == 216);
 
-/// Bytes of collective scratch per work-item (the widest collective type).
-constexpr size_t CollectiveScratchPerItem = 8;
-
 /// The widest sub-group a kernel may have (KernelDesc::SubGroupSize).
 constexpr size_t MaxSubGroupSize = 64;
 
-/// Bytes of collective scratch a group of Items work-items needs: Items + 1
-/// slots for the work-group collectives, then Items / N + 1 sub-groups of
-/// N + 1 slots (src/builtins/SubGroups.cl), which 2 * Items + 64 + 1 bound
-/// for every N up to MaxSubGroupSize.
+/// Bytes of collective scratch a group of Items work-items needs, for any
+/// sub-group size up to MaxSubGroupSize (CollectiveScratch.h).
 constexpr size_t collectiveScratchBytes(size_t Items) {
-  return (3 * Items + MaxSubGroupSize + 2) * CollectiveScratchPerItem;
+  return WEFT_COLLECTIVE_SCRATCH_BYTES(Items);
 }
 
 /// A work-group function. Args[i] points at the value of kernel argument i:

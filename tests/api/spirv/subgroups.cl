@@ -6,7 +6,8 @@
 // sub_group_barrier OpControlBarrier with Subgroup execution scope.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-// Before the extension pragma: the OpenCL C 3.0 feature alone must do.
+// Before the extension pragma: the OpenCL C 3.0 feature alone must do
+// (and cl_khr_subgroup_extended_types for the 8- and 16-bit types).
 #define ALL(T)                                                                                     \
   kernel void collectives_##T(global const T *in, global T *out) {                                 \
     size_t g = get_global_linear_id();                                                             \
@@ -23,6 +24,10 @@
     o[8] = sub_group_scan_exclusive_min(x);                                                        \
     o[9] = sub_group_scan_exclusive_max(x);                                                        \
   }
+ALL(char)
+ALL(uchar)
+ALL(short)
+ALL(ushort)
 ALL(int)
 ALL(uint)
 ALL(long)
