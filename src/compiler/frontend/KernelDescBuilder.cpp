@@ -132,7 +132,10 @@ rt::KernelDesc KernelDescBuilder::describe(const Function &K, bool WithNames) {
       Arg.Kind = rt::ArgKind::Pipe;
       Arg.Size = sizeof(void *);
       Arg.AddressQualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
-    } else if (BaseType == "queue_t") {
+    } else if (BaseType == "queue_t" || BaseType == "opencl.queue_t") {
+      // LLVMSPIRVLib 15 names a SPIR-V kernel's queue_t argument by its IR
+      // type, opencl.queue_t.
+      Arg.TypeName = "queue_t";
       Arg.Kind = rt::ArgKind::DeviceQueue;
       Arg.Size = sizeof(void *);
     } else if (isSamplerTypeName(BaseType)) {

@@ -31,7 +31,8 @@ Result<InfoValue> kernelInfo(Kernel &K, cl_kernel_info Param) {
   case CL_KERNEL_PROGRAM:
     return InfoValue(static_cast<cl_program>(&K.program()));
   case CL_KERNEL_ATTRIBUTES:
-    return InfoValue(K.desc().Attributes);
+    // The attributes of the OpenCL C source: none for a kernel from IL.
+    return InfoValue(K.program().createdFromIL() ? std::string() : K.desc().Attributes);
   default:
     return makeError(CL_INVALID_VALUE, "unknown cl_kernel_info " + std::to_string(Param));
   }
@@ -135,6 +136,9 @@ Result<InfoValue> subGroupInfo(Kernel &K, Device &D, cl_kernel_sub_group_info Pa
 
 Result<InfoValue> argInfo(Kernel &K, cl_uint Index, cl_kernel_arg_info Param) {
   WEFT_CHECK(Index >= K.numArgs(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+  // Argument information comes from OpenCL C source only.
+  WEFT_CHECK(K.program().createdFromIL(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+             "a kernel of a program created from IL has no argument information");
   const KernelArgDesc &A = K.desc().Args[Index];
   switch (Param) {
   case CL_KERNEL_ARG_ADDRESS_QUALIFIER:

@@ -363,6 +363,54 @@ TEST_F(Spirv, KernelsEnqueueKernelsThroughAnIlProgram) {
   EXPECT_EQ(clReleaseCommandQueue(DeviceQueue), CL_SUCCESS);
 }
 
+// What a kernel from IL does not have: argument information
+// (CL_KERNEL_ARG_INFO_NOT_AVAILABLE for every query) and the OpenCL C
+// attributes of CL_KERNEL_ATTRIBUTES (empty). A queue_t argument takes a
+// device queue and nothing else, as from source.
+TEST_F(Spirv, IlKernelsHaveNoArgumentInformationOrAttributes) {
+  cl_int Err;
+  cl_program P = fromIL(readSpirv("enqueue.spv"));
+  ASSERT_NE(P, nullptr);
+  ASSERT_EQ(clBuildProgram(P, 1, &Device, "-cl-kernel-arg-info", nullptr, nullptr), CL_SUCCESS)
+      << buildLog(P);
+  cl_kernel K = clCreateKernel(P, "child_of", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedKernels.push_back(K);
+  for (cl_kernel_arg_info Param :
+       {CL_KERNEL_ARG_ADDRESS_QUALIFIER, CL_KERNEL_ARG_ACCESS_QUALIFIER, CL_KERNEL_ARG_TYPE_NAME,
+        CL_KERNEL_ARG_TYPE_QUALIFIER, CL_KERNEL_ARG_NAME}) {
+    size_t Size = 0;
+    EXPECT_EQ(clGetKernelArgInfo(K, 0, Param, 0, nullptr, &Size), CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+        << Param;
+  }
+  EXPECT_EQ(clGetKernelArgInfo(K, 2, CL_KERNEL_ARG_NAME, 0, nullptr, nullptr),
+            CL_INVALID_ARG_INDEX);
+  EXPECT_EQ(infoString(clGetKernelInfo, K, CL_KERNEL_ATTRIBUTES), "");
+  size_t Required[3] = {};
+  EXPECT_EQ(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                     sizeof(Required), Required, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Required[0], 1u);
+
+  cl_command_queue None = nullptr;
+  EXPECT_EQ(clSetKernelArg(K, 0, sizeof(cl_command_queue), &None), CL_INVALID_DEVICE_QUEUE);
+  EXPECT_EQ(clSetKernelArg(K, 0, sizeof(cl_command_queue), &Queue), CL_INVALID_DEVICE_QUEUE);
+  cl_queue_properties Props[] = {
+      CL_QUEUE_PROPERTIES,
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT, 0};
+  cl_command_queue DeviceQueue = clCreateCommandQueueWithProperties(Context, Device, Props, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  EXPECT_EQ(clSetKernelArg(K, 0, sizeof(cl_command_queue), &DeviceQueue), CL_SUCCESS);
+  std::vector<int> Zero(1, 0);
+  cl_mem Out = buffer(sizeof(int), CL_MEM_COPY_HOST_PTR, Zero.data());
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof(cl_mem), &Out), CL_SUCCESS);
+  const size_t One = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &One, &One, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(read<int>(Out, 1)[0], 7);
+  EXPECT_EQ(clReleaseCommandQueue(DeviceQueue), CL_SUCCESS);
+}
+
 // The image built-ins through SPIR-V (OpSampledImage with OpImageSampleExplicitLod,
 // OpConstantSampler, OpImageRead, OpImageWrite, OpImageQuerySize): the
 // translator calls them by the OpenCL C names the builtin library defines.

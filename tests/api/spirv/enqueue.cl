@@ -24,3 +24,10 @@ __kernel void parent(__global int *out) {
   release_event(e);
   release_event(m);
 }
+
+// A queue_t argument (the translator names its type opencl.queue_t) and an
+// attribute, which a kernel from IL does not report.
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void child_of(queue_t q,
+                                                                      __global int *out) {
+  enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ out[0] = 7; });
+}
