@@ -18,7 +18,7 @@
 #include "BuiltinMacros.h"
 #include "GatherOps.h"
 
-__local void *__weft_wg_scratch(void);
+__attribute__((const)) __local void *__weft_wg_scratch(void);
 
 static INL size_t groupSize(void) {
   return get_local_size(0) * get_local_size(1) * get_local_size(2);

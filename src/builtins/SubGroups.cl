@@ -42,8 +42,8 @@
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 
 __attribute__((const)) uint __weft_sub_group_width(void);
+__attribute__((const)) __local uchar *__weft_sub_group_area(void);
 void __weft_sub_group_sync(void);
-__local void *__weft_wg_scratch(void);
 
 static INL uint width(void) { return __weft_sub_group_width(); }
 
@@ -70,11 +70,10 @@ OVL uint get_enqueued_num_sub_groups(void) { return (enqueuedItems() + width() -
 OVL uint get_sub_group_id(void) { return linearId() / width(); }
 OVL uint get_sub_group_local_id(void) { return linearId() % width(); }
 
-/// The caller's sub-group's area of the collective scratch.
-static INL __local uchar *area(void) {
-  return (__local uchar *)__weft_wg_scratch() + WEFT_SUB_GROUPS_AT(groupItems()) +
-         get_sub_group_id() * WEFT_SUB_GROUP_AREA(width());
-}
+/// The caller's sub-group's area of the collective scratch: a primitive
+/// (WorkItemBuiltinPass), which BarrierStatePass computes again after a
+/// sync rather than keeping it in the work-item's frame.
+static INL __local uchar *area(void) { return __weft_sub_group_area(); }
 
 /// Its N + 1 slots of 128 bytes.
 static INL __local ulong *slots(void) {
@@ -99,18 +98,22 @@ OVL void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) {
 }
 
 /// s[l] = x for each active work-item l (M: their bits), then BODY runs on
-/// the first of them alone (GatherOps.h); the result goes in s[N].
+/// the first of them alone (GatherOps.h); the result goes in s[N]. Only x
+/// lives across a sync: the rest is read or computed again after each.
 #define GATHER(T, x, BODY)                                                                         \
-  __local T *s = (__local T *)slots();                                                             \
-  uint l = get_sub_group_local_id();                                                               \
   __weft_sub_group_sync();                                                                         \
-  ulong M = active();                                                                              \
-  s[l] = x;                                                                                        \
+  ((__local T *)slots())[get_sub_group_local_id()] = x;                                            \
   __weft_sub_group_sync();                                                                         \
-  if (l == FIRST) {                                                                                \
-    BODY                                                                                           \
+  {                                                                                                \
+    __local T *s = (__local T *)slots();                                                           \
+    ulong M = active();                                                                            \
+    if (get_sub_group_local_id() == FIRST) {                                                       \
+      BODY                                                                                         \
+    }                                                                                              \
   }                                                                                                \
-  __weft_sub_group_sync();
+  __weft_sub_group_sync();                                                                         \
+  __local T *s = (__local T *)slots();                                                             \
+  uint l = get_sub_group_local_id();
 #define FIRST ctz(M)
 #define RESULT width()
 #define FOR_BITS(i, Bits)                                                                          \
@@ -118,16 +121,16 @@ OVL void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) {
 #define FOR_ALL(i) FOR_BITS(i, M)
 #define FOR_REST(i) FOR_BITS(i, M & (M - 1))
 
-/// s[l] = x for each active work-item l (M: their bits), readable by every
-/// one of them after the second sync (and until the next collective's
-/// first).
+/// s[l] = x for each active work-item l, readable by every one of them
+/// after the second sync (and until the next collective's first); M: their
+/// bits.
 #define EXCHANGE(T, x)                                                                             \
+  __weft_sub_group_sync();                                                                         \
+  ((__local T *)slots())[get_sub_group_local_id()] = x;                                            \
+  __weft_sub_group_sync();                                                                         \
   __local T *s = (__local T *)slots();                                                             \
   uint l = get_sub_group_local_id();                                                               \
-  __weft_sub_group_sync();                                                                         \
-  ulong M = active();                                                                              \
-  s[l] = x;                                                                                        \
-  __weft_sub_group_sync();
+  ulong M = active();
 
 /// Every type the sub-group functions take, and their vectors.
 #define SCALAR_TYPES(X)                                                                            \

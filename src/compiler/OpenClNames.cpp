@@ -61,6 +61,8 @@ bool isSubGroupSyncName(llvm::StringRef Name) { return Name == "__weft_sub_group
 
 bool isSubGroupWidthName(llvm::StringRef Name) { return Name == "__weft_sub_group_width"; }
 
+bool isSubGroupAreaName(llvm::StringRef Name) { return Name == "__weft_sub_group_area"; }
+
 bool isFenceName(llvm::StringRef Mangled) {
   llvm::StringRef Base = demangledBaseName(Mangled);
   return Base == "mem_fence" || Base == "read_mem_fence" || Base == "write_mem_fence" ||

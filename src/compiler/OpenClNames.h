@@ -49,6 +49,9 @@ bool isSubGroupName(llvm::StringRef Mangled);
 /// the kernel's sub-group size (WorkItemBuiltinPass).
 bool isSubGroupSyncName(llvm::StringRef Name);
 bool isSubGroupWidthName(llvm::StringRef Name);
+/// __weft_sub_group_area, the caller's sub-group's area of the collective
+/// scratch (runtime/program/CollectiveScratch.h; WorkItemBuiltinPass).
+bool isSubGroupAreaName(llvm::StringRef Name);
 
 /// Kernel argument types by their OpenCL C names (kernel_arg_base_type,
 /// typedefs resolved): one of the image types (image1d_t ... image3d_t,

@@ -194,6 +194,7 @@ entry:
 // that start or follow a barrier (0 and 2), then rounds over the sync's
 // (1), twice: for sub-groups whose work-items all stopped there, and for
 // those where only some did.
+// A sync only some work-items reach (those with %lx < 3).
 TEST(PassTest, SubGroupSyncsAreStatesRunPerSubGroup) {
   LLVMContext C;
   auto M = parse(C, R"(
@@ -203,11 +204,12 @@ declare void @__weft_sub_group_sync()
 define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="k" "weft-sub-group-size"="8" {
 entry:
   %v = load i64, ptr addrspace(1) %out
-  br label %first
+  %some = icmp ult i64 %lx, 3
+  br i1 %some, label %first, label %join
 join:
   call void @_Z7barrierj(i32 1)
   %p = getelementptr i64, ptr addrspace(1) %out, i64 %lx
-  store i64 %w, ptr addrspace(1) %p
+  store i64 %v, ptr addrspace(1) %p
   ret i32 -1
 first:
   %w = add i64 %v, %lx
@@ -274,10 +276,54 @@ first:
   EXPECT_EQ(Part, 1u);
 }
 
+// A sync every work-item of the group reaches alike, in a function where
+// none waits for another: a work-group barrier, whose regions run whole
+// sub-groups, which the work-group function publishes once.
+TEST(PassTest, SubGroupSyncsEveryWorkItemReachesAreBarriers) {
+  LLVMContext C;
+  auto M = parse(C, R"(
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+declare void @__weft_sub_group_sync()
+define i32 @__weft_wi_k(ptr addrspace(1) %out, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="k" "weft-sub-group-size"="8" {
+entry:
+  %v = load i64, ptr addrspace(1) %out
+  %w = add i64 %v, %lx
+  call void @__weft_sub_group_sync()
+  %p = getelementptr i64, ptr addrspace(1) %out, i64 %lx
+  store i64 %w, ptr addrspace(1) %p
+  ret i32 -1
+}
+)");
+  ASSERT_TRUE(M);
+  Function &F = *M->getFunction("__weft_wi_k");
+  ASSERT_TRUE(BarrierStatePass::transform(F));
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  EXPECT_EQ(wi::sizeAttr(F, wi::BarrierCountAttr), 1u);
+  EXPECT_FALSE(F.hasFnAttribute(wi::SubGroupStatesAttr));
+  EXPECT_TRUE(F.hasFnAttribute(wi::SubGroupBarriersAttr));
+
+  ModuleAnalysisManager MAM;
+  WorkGroupLoopPass().run(*M, MAM);
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+  Function *WG = M->getFunction("__weft_wg_k");
+  ASSERT_NE(WG, nullptr);
+  unsigned LaneStates = 0, Whole = 0;
+  for (Instruction &I : instructions(*WG)) {
+    LaneStates += isa<AllocaInst>(I) && I.getName() == "lane.states";
+    if (auto *Store = dyn_cast<StoreInst>(&I))
+      Whole += getUnderlyingObject(Store->getPointerOperand())->getName() == "scratch" &&
+               PatternMatch::match(Store->getValueOperand(),
+                                   PatternMatch::m_LShr(PatternMatch::m_AllOnes(),
+                                                        PatternMatch::m_Value()));
+  }
+  EXPECT_EQ(LaneStates, 0u);
+  EXPECT_EQ(Whole, 1u);
+}
+
 // A loop that leaves on what an atomic read returned (a spin on a flag)
 // gives the other sub-groups a turn each time it goes round again: its back
-// edge gets a sub-group sync, and the function sub-group states. A loop
-// that only updates atomics (a histogram) does not.
+// edge gets a sub-group sync, and the function sub-group states; its other
+// syncs stay syncs. A loop that only updates atomics (a histogram) does not.
 TEST(PassTest, SpinLoopsYieldToOtherSubGroups) {
   LLVMContext C;
   auto M = parse(C, R"(
@@ -290,8 +336,10 @@ wait:
   %zero = icmp eq i32 %f, 0
   br i1 %zero, label %wait, label %done
 done:
+  call void @__weft_sub_group_sync()
   ret i32 -1
 }
+declare void @__weft_sub_group_sync()
 define i32 @__weft_wi_histogram(ptr addrspace(1) %bins, i32 %n, ptr %ctx, i64 %lx, i64 %ly, i64 %lz, i32 %state, ptr %frame, ptr %uniform) "weft-kernel"="histogram" {
 entry:
   br label %loop
@@ -310,8 +358,11 @@ done:
   ASSERT_TRUE(M);
   Function &Spin = *M->getFunction("__weft_wi_spin");
   ASSERT_TRUE(BarrierStatePass::transform(Spin));
-  EXPECT_EQ(wi::sizeAttr(Spin, wi::BarrierCountAttr), 1u);
-  EXPECT_EQ(Spin.getFnAttribute(wi::SubGroupStatesAttr).getValueAsString(), "01");
+  // The sync after the loop, which every work-item reaches, stays one: a
+  // barrier there would wait for work-items that wait for others.
+  EXPECT_EQ(wi::sizeAttr(Spin, wi::BarrierCountAttr), 2u);
+  EXPECT_EQ(Spin.getFnAttribute(wi::SubGroupStatesAttr).getValueAsString(), "011");
+  EXPECT_FALSE(Spin.hasFnAttribute(wi::SubGroupBarriersAttr));
   // The first check runs without a turn for the others: the sync is on the
   // way back to the load, after it.
   BasicBlock *Wait = nullptr;

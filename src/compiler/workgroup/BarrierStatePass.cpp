@@ -298,8 +298,9 @@ public:
   /// ids, an instruction the analysis found uniform (or a copy of one), or
   /// a load of a uniform slot.
   bool isUniform(const Value *V) const;
-  /// Whether every work-item that runs any of F runs BB, as often.
-  bool isUniformBlock(const BasicBlock *BB) const { return !Divergent.contains(BB); }
+  /// Whether every work-item that runs any of F runs BB, as often (never
+  /// said of an F the analysis could not take).
+  bool isUniformBlock(const BasicBlock *BB) const { return Analyzed && !Divergent.contains(BB); }
   /// Records that Tail was split off Head (it is run as Head is).
   void split(const BasicBlock *Head, const BasicBlock *Tail) {
     if (Divergent.contains(Head))
@@ -330,7 +331,7 @@ bool UniformValues::isDivergenceSource(const Instruction &I) {
   if (!Call)
     return false;
   const Function *Callee = Call->getCalledFunction();
-  if (!Callee)
+  if (!Callee || isSubGroupAreaName(Callee->getName()))
     return true;
   switch (classifyWorkItemFn(Callee->getName())) {
   case WorkItemFn::GlobalId:
@@ -1027,9 +1028,22 @@ private:
 /// recomputed after it rather than kept in the frame.
 constexpr unsigned MaxRecomputeDepth = 6;
 
+/// Whether Call asks for a constant of the work-item or its sub-group: a
+/// work-item function, or the builtin library's collective scratch and
+/// sub-group size and area.
+bool isQuery(const CallInst &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && (classifyWorkItemFn(Callee->getName()) != WorkItemFn::None ||
+                    isSubGroupWidthName(Callee->getName()) ||
+                    isSubGroupAreaName(Callee->getName()) ||
+                    classifyAddressSpaceFn(Callee->getName()) == AddressSpaceFn::CollectiveScratch);
+}
+
 /// Whether V is a pure function of the work-item's ids and sizes, the
 /// kernel's arguments and constants (get_local_id(0), a global index, a
-/// pointer into a buffer at that index), within Depth operations.
+/// pointer into a buffer at that index), within Depth operations. A
+/// division is, by a divisor that cannot be 0 (a constant, the sub-group
+/// size).
 bool recomputable(const Value *V, unsigned Depth) {
   if (isa<Argument>(V) || isa<Constant>(V))
     return true;
@@ -1037,8 +1051,15 @@ bool recomputable(const Value *V, unsigned Depth) {
   if (!I || Depth == 0)
     return false;
   if (const auto *Call = dyn_cast<CallInst>(I)) {
-    const Function *Callee = Call->getCalledFunction();
-    if (!Callee || classifyWorkItemFn(Callee->getName()) == WorkItemFn::None)
+    if (!isQuery(*Call))
+      return false;
+  } else if (I->getOpcode() == Instruction::UDiv || I->getOpcode() == Instruction::URem) {
+    const Value *Divisor = I->getOperand(1);
+    const auto *C = dyn_cast<ConstantInt>(Divisor);
+    const auto *Call = dyn_cast<CallInst>(Divisor);
+    if (!(C && !C->isZero()) &&
+        !(Call && Call->getCalledFunction() &&
+          isSubGroupWidthName(Call->getCalledFunction()->getName())))
       return false;
   } else if (!isa<CastInst>(I) && !isa<CmpInst>(I) && !isa<GetElementPtrInst>(I) &&
              !isa<SelectInst>(I) && !(isa<BinaryOperator>(I) && !I->isIntDivRem())) {
@@ -1245,6 +1266,30 @@ void shareUniformSlots(Function &F, ArrayRef<AllocaInst *> Slots) {
   wi::setSizeAttr(F, wi::UniformSizeAttr, Bytes);
 }
 
+/// Sub-group syncs that are work-group barriers: in a function where no
+/// work-item waits for another (no loop that may spin: Yields), a sync in
+/// a block every work-item of the group runs alike is reached by all of
+/// them together, so a barrier there synchronises what the sync would and
+/// no more than the work-items can give; the group's work-items then run
+/// the regions side by side as at any barrier, instead of a sub-group at a
+/// time. Replaces them in Barriers; returns whether there were any.
+bool wholeGroupSyncsToBarriers(Function &F, const UniformValues &UV,
+                               SmallVectorImpl<CallInst *> &Barriers) {
+  bool Changed = false;
+  for (CallInst *&Call : Barriers) {
+    if (!isSubGroupSync(*Call) || !UV.isUniformBlock(Call->getParent()))
+      continue;
+    LLVMContext &C = F.getContext();
+    FunctionCallee Barrier = F.getParent()->getOrInsertFunction(
+        "_Z7barrierj", FunctionType::get(Type::getVoidTy(C), {Type::getInt32Ty(C)}, false));
+    CallInst *New = CallInst::Create(Barrier, {ConstantInt::get(Type::getInt32Ty(C), 0)});
+    ReplaceInstWithInst(Call, New);
+    Call = New;
+    Changed = true;
+  }
+  return Changed;
+}
+
 } // namespace
 
 bool BarrierStatePass::transform(Function &F) {
@@ -1259,7 +1304,7 @@ bool BarrierStatePass::transform(Function &F) {
     }
   wi::setSizeAttr(F, wi::PrivateSizeAttr, PrivateBytes);
 
-  addYields(F);
+  const unsigned Yields = addYields(F);
   SmallVector<CallInst *, 8> Barriers = findBarriers(F);
   if (Barriers.empty()) {
     // Without barriers or loops there is nothing to split and no loop to
@@ -1283,6 +1328,8 @@ bool BarrierStatePass::transform(Function &F) {
     Versioned.emplace(F);
   }
   UniformValues &UV = Versioned ? *Versioned : Unversioned;
+  if (Yields == 0 && wholeGroupSyncsToBarriers(F, UV, Barriers))
+    F.addFnAttr(wi::SubGroupBarriersAttr);
   if (Barriers.empty()) {
     // A loop whose iterations are better run across the work-items gets a
     // barrier of its own, and the function becomes one with barriers.

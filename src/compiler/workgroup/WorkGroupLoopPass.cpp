@@ -91,6 +91,49 @@ void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
   B.SetInsertPoint(Exit);
 }
 
+/// The sub-groups' areas of a group's collective scratch
+/// (runtime/program/CollectiveScratch.h), where the work-group function
+/// tells the sub-group built-ins which work-items run a region.
+class SubGroupAreas {
+public:
+  SubGroupAreas(IRBuilder<> &B, Value *Ctx, Value *Items, uint64_t Width) : Width(Width) {
+    Value *Scratch = B.CreateLoad(
+        B.getPtrTy(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::CollectiveScratch),
+        "scratch");
+    Value *Slots = B.CreateMul(B.CreateAdd(Items, B.getInt64(1)), B.getInt64(WEFT_COLLECTIVE_SLOT));
+    Base = B.CreateInBoundsGEP(
+        B.getInt8Ty(), Scratch,
+        B.CreateAnd(B.CreateAdd(Slots, B.getInt64(127)), B.getInt64(~uint64_t(127))), "sub.areas");
+  }
+  /// Sub-group Sg's work-items that run: the bits of Active.
+  void publish(IRBuilder<> &B, Value *Sg, Value *Active) const {
+    Value *Area = B.CreateInBoundsGEP(B.getInt8Ty(), Base,
+                                      B.CreateMul(Sg, B.getInt64(WEFT_SUB_GROUP_AREA(Width))));
+    B.CreateAlignedStore(
+        Active, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Area, WEFT_SUB_GROUP_ACTIVE), Align(8));
+  }
+  /// The bits of all Count (1 to 64) work-items of a sub-group.
+  static Value *all(IRBuilder<> &B, Value *Count) {
+    return B.CreateLShr(B.getInt64(~uint64_t(0)), B.CreateSub(B.getInt64(64), Count));
+  }
+  /// Every sub-group of a group of Items work-items runs whole.
+  void publishWhole(IRBuilder<> &B, Value *Items) const {
+    Value *N = B.getInt64(Width);
+    Value *Count = B.CreateUDiv(B.CreateAdd(Items, B.getInt64(Width - 1)), N, "sub.groups");
+    emitCountedLoop(
+        B, Count, "sg.whole",
+        [&](Value *Sg) {
+          Value *Begin = B.CreateMul(Sg, N);
+          publish(B, Sg, all(B, B.CreateBinaryIntrinsic(Intrinsic::umin, N, B.CreateSub(Items, Begin))));
+        },
+        wi::SubGroupLoopMD);
+  }
+
+private:
+  Value *Base;
+  uint64_t Width;
+};
+
 /// The work-group function's body for a work-item function with sub-group
 /// syncs (wi::SubGroupStatesAttr). A group's sub-groups are its work-items
 /// in linear-id order, N at a time (N = wi::SubGroupSizeAttr; the last one
@@ -149,16 +192,8 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
   Value *Items = B.CreateMul(B.CreateMul(LS[0], LS[1], "", true, true), LS[2], "items", true, true);
   Value *NumSubGroups = B.CreateUDiv(B.CreateAdd(Items, B.getInt64(Width - 1)), N, "sub.groups");
   Value *WholeRows = B.CreateICmpEQ(B.CreateURem(LS[0], N), B.getInt64(0), "whole.rows");
-  Value *Scratch = B.CreateLoad(
-      Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::CollectiveScratch), "scratch");
-  // Where the sub-groups' areas start (CollectiveScratch.h).
-  Value *Areas = B.CreateInBoundsGEP(
-      B.getInt8Ty(), Scratch,
-      B.CreateAnd(B.CreateAdd(B.CreateMul(B.CreateAdd(Items, B.getInt64(1)),
-                                          B.getInt64(WEFT_COLLECTIVE_SLOT)),
-                              B.getInt64(127)),
-                  B.getInt64(~uint64_t(127))),
-      "sub.areas");
+  const SubGroupAreas Areas(B, Ctx, Items, Width);
+  const bool WholeAtBarriers = WI.hasFnAttribute(wi::SubGroupBarriersAttr);
   AllocaInst *LaneStates = B.CreateAlloca(I32, Items, "lane.states");
   LaneStates->setAlignment(Align(64));
   AllocaInst *AnySlot = B.CreateAlloca(B.getInt1Ty(), nullptr, "any.turn");
@@ -243,14 +278,6 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
     }
     B.SetInsertPoint(Done);
   };
-  // Tells the built-ins which of sub-group Sg's work-items run its turn:
-  // the bits of Active (WEFT_SUB_GROUP_ACTIVE).
-  auto publishActive = [&](Value *Sg, Value *Active) {
-    Value *Area = B.CreateInBoundsGEP(B.getInt8Ty(), Areas,
-                                      B.CreateMul(Sg, B.getInt64(WEFT_SUB_GROUP_AREA(Width))));
-    B.CreateAlignedStore(
-        Active, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Area, WEFT_SUB_GROUP_ACTIVE), Align(8));
-  };
   auto subGroupRange = [&](Value *Sg) {
     Value *Begin = B.CreateMul(Sg, N, "sg.begin", true, true);
     return std::make_pair(Begin,
@@ -269,6 +296,10 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
       B, NumSubGroups, "sg.first",
       [&](Value *Sg) {
         auto [Begin, End] = subGroupRange(Sg);
+        // After a sync made a barrier (or the start), all of the
+        // sub-group's work-items.
+        if (WholeAtBarriers)
+          Areas.publish(B, Sg, SubGroupAreas::all(B, B.CreateSub(End, Begin)));
         emitRegions(State, Begin, End, /*Checked=*/false, '0', "region");
       },
       wi::SubGroupLoopMD);
@@ -310,8 +341,7 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
         B.CreateCondBr(B.CreateLoad(B.getInt1Ty(), AllSlot), Whole, Part);
         B.SetInsertPoint(Whole);
         // All of the sub-group's n work-items: the low n bits.
-        publishActive(Sg, B.CreateLShr(B.getInt64(~uint64_t(0)),
-                                       B.CreateSub(B.getInt64(64), B.CreateSub(End, Begin))));
+        Areas.publish(B, Sg, SubGroupAreas::all(B, B.CreateSub(End, Begin)));
         emitRegions(T, Begin, End, /*Checked=*/false, '1', "turn");
         B.CreateBr(Skip);
         B.SetInsertPoint(Part);
@@ -325,7 +355,7 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
                                    B.CreateShl(In, B.CreateSub(Lin, Begin))),
                         ActiveSlot);
         });
-        publishActive(Sg, B.CreateLoad(B.getInt64Ty(), ActiveSlot));
+        Areas.publish(B, Sg, B.CreateLoad(B.getInt64Ty(), ActiveSlot));
         emitRegions(T, Begin, End, /*Checked=*/true, '1', "turn.some");
         B.CreateBr(Skip);
         B.SetInsertPoint(Skip);
@@ -367,7 +397,7 @@ void emitWorkGroupFunction(Function &WI) {
   for (const char *A :
        {wi::KernelAttr, wi::FrameSizeAttr, wi::LocalSizeAttr, wi::PrivateSizeAttr, wi::PrintfAttr,
         wi::GroupShapeAttr, wi::ConditionArgsAttr, wi::BarrierCountAttr, wi::SubGroupSizeAttr,
-        wi::SubGroupStatesAttr, DeviceEnqueuePass::UsesAttr})
+        wi::SubGroupStatesAttr, wi::SubGroupBarriersAttr, DeviceEnqueuePass::UsesAttr})
     if (WI.hasFnAttribute(A))
       WG->addFnAttr(WI.getFnAttribute(A));
   for (const char *A : {"target-cpu", "target-features", "prefer-vector-width"})
@@ -479,6 +509,12 @@ void emitWorkGroupFunction(Function &WI) {
   } else {
     AllocaInst *NextSlot = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.state");
     Value *FrameBase = B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::PrivateMem), "frames");
+    // Sub-group syncs made barriers: every region runs whole sub-groups.
+    if (WI.hasFnAttribute(wi::SubGroupBarriersAttr)) {
+      Value *Items = B.CreateMul(B.CreateMul(LS[0], LS[1], "", true, true), LS[2], "items", true,
+                                 true);
+      SubGroupAreas(B, Ctx, Items, wi::subGroupSize(WI)).publishWhole(B, Items);
+    }
     BasicBlock *Pre = B.GetInsertBlock();
     BasicBlock *Head = BasicBlock::Create(C, "state.loop", WG);
     BasicBlock *Exit = BasicBlock::Create(C, "done", WG);

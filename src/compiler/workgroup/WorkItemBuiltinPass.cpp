@@ -29,6 +29,9 @@
 // __weft_wg_scratch() = Ctx->CollectiveScratch as a __local pointer.
 // __weft_sub_group_width() = the kernel's sub-group size, a constant
 // (wi::SubGroupSizeAttr).
+// __weft_sub_group_area() = the caller's sub-group's area of the
+// collective scratch: CollectiveScratch + WEFT_SUB_GROUPS_AT(group size)
+// + local linear id / N * WEFT_SUB_GROUP_AREA(N).
 //
 // Before:  %g = call i64 @_Z13get_global_idj(i32 0)
 // After:   %grp = load i64, (gep %ctx, 8); %els = load i64, (gep %ctx, 56)
@@ -148,6 +151,22 @@ public:
     return nullptr;
   }
 
+  /// The caller's sub-group's area of the collective scratch, as Ty.
+  Value *subGroupArea(Type *Ty) {
+    const uint64_t N = wi::subGroupSize(F);
+    Value *Items = B.getInt64(1);
+    for (unsigned D = 0; D < 3; ++D)
+      Items = B.CreateMul(Items, field(ctx::LocalSize, B.getInt32(D), 1), "", true, true);
+    Value *Areas = B.CreateAnd(
+        B.CreateAdd(B.CreateMul(B.CreateAdd(Items, B.getInt64(1)), B.getInt64(WEFT_COLLECTIVE_SLOT)),
+                    B.getInt64(127)),
+        B.getInt64(~uint64_t(127)));
+    Value *Sg = B.CreateUDiv(lower(WorkItemFn::LocalLinearId, nullptr), B.getInt64(N));
+    Value *Offset = B.CreateAdd(Areas, B.CreateMul(Sg, B.getInt64(WEFT_SUB_GROUP_AREA(N))));
+    Value *Scratch = load(wi::extraArg(F, wi::Ctx), ctx::CollectiveScratch, B.getPtrTy());
+    return B.CreateAddrSpaceCast(B.CreateInBoundsGEP(B.getInt8Ty(), Scratch, Offset), Ty);
+  }
+
   Value *lower(AddressSpaceFn Kind, CallInst &Call) {
     if (Kind == AddressSpaceFn::CollectiveScratch)
       return B.CreateAddrSpaceCast(
@@ -236,6 +255,9 @@ void lowerFunction(Function &F) {
     Value *V = nullptr;
     if (isSubGroupWidthName(Name)) {
       V = B.getInt32(wi::subGroupSize(F));
+    } else if (isSubGroupAreaName(Name)) {
+      V = L.subGroupArea(Call->getType());
+      F.addFnAttr(wi::GroupShapeAttr);
     } else if (AddressSpaceFn AS = classifyAddressSpaceFn(Name); AS != AddressSpaceFn::None) {
       V = L.lower(AS, *Call);
       F.addFnAttr(wi::GroupShapeAttr);

@@ -52,6 +52,11 @@ constexpr const char *SubGroupSizeAttr = "weft-sub-group-size";
 /// those, '0' for the start and the states after work-group barriers.
 /// Absent on a function without sub-group syncs.
 constexpr const char *SubGroupStatesAttr = "weft-sub-group-states";
+/// On a work-item function some of whose sub-group syncs every work-item of
+/// the group reaches alike, which BarrierStatePass made work-group barriers:
+/// the regions after them run for whole sub-groups, which the work-group
+/// function tells the sub-group built-ins (WorkGroupLoopPass).
+constexpr const char *SubGroupBarriersAttr = "weft-sub-group-barriers";
 /// Attribute of a function that calls printf (PrintfPass).
 constexpr const char *PrintfAttr = "weft-printf";
 /// On a work-item function that asks for its place in its group or its
