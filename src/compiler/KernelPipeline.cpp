@@ -270,7 +270,8 @@ bool KernelPipeline::runWorkGroupPasses(Module &M, std::string &Log) {
   for (Function &F : M) {
     if (!wi::isWorkItemFunction(F))
       continue;
-    wi::setSizeAttr(F, wi::SubGroupSizeAttr, defaultSubGroupSize(F));
+    if (!F.hasFnAttribute(wi::SubGroupSizeAttr))
+      wi::setSizeAttr(F, wi::SubGroupSizeAttr, defaultSubGroupSize(F));
     for (Instruction &I : instructions(F))
       if (auto *Call = dyn_cast<CallInst>(&I))
         if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration()) {
@@ -477,6 +478,17 @@ bool KernelPipeline::prepare(Module &M, std::vector<rt::KernelDesc> &Kernels, st
   for (Function &F : M)
     if (WorkItemFunctionPass::isKernel(F))
       Kernels.push_back(KernelDescBuilder::describe(F, KernelArgInfo));
+  for (const rt::KernelDesc &D : Kernels)
+    if (D.RequiredSubGroupSize != 0 &&
+        !is_contained(rt::SubGroupSizes, size_t(D.RequiredSubGroupSize))) {
+      Log += "error: kernel '" + D.Name + "' requires sub-groups of " +
+             std::to_string(D.RequiredSubGroupSize) +
+             " work-items; the device's sizes (CL_DEVICE_SUB_GROUP_SIZES_INTEL) are";
+      for (size_t N : rt::SubGroupSizes)
+        Log += " " + std::to_string(N);
+      Log += "\n";
+      return false;
+    }
   if (!runWorkGroupPasses(M, Log))
     return false;
   for (rt::KernelDesc &D : Kernels) {

@@ -24,7 +24,7 @@ namespace weft::compiler {
 
 namespace {
 
-constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '1', '1'};
+constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '1', '2'};
 
 /// The GNU build ID of the ELF object that contains this function (libweft.so,
 /// or a test executable linking the compiler), in hex; "" if it has none.
@@ -154,6 +154,7 @@ void writeKernel(Writer &W, const rt::KernelDesc &D) {
   W.u64(D.UsesPrintf);
   W.u64(D.UsesSubGroups);
   W.u64(D.SubGroupSize);
+  W.u64(D.RequiredSubGroupSize);
   W.u64(D.Block);
   W.u64(D.UsesDeviceEnqueue);
   W.u64(D.MayWait);
@@ -182,7 +183,8 @@ bool readKernel(Reader &R, rt::KernelDesc &D) {
       return false;
   return R.number(D.UniformWorkGroupSize) && R.number(D.StaticLocalSize) &&
          R.number(D.PrivateFrameSize) && R.number(D.PrivateMemSize) && R.number(D.UsesPrintf) &&
-         R.number(D.UsesSubGroups) && R.number(D.SubGroupSize) && R.number(D.Block) &&
+         R.number(D.UsesSubGroups) && R.number(D.SubGroupSize) &&
+         R.number(D.RequiredSubGroupSize) && R.number(D.Block) &&
          R.number(D.UsesDeviceEnqueue) && R.number(D.MayWait) && R.number(D.GroupFree) &&
          R.number(D.GlobalStoreBytes) && R.number(D.ConditionArgs);
 }

@@ -85,6 +85,10 @@ constexpr std::pair<const char *, const char *> HeaderOnlyExtensions[] = {
     {"__opencl_c_ext_fp64_local_atomic_min_max", "cl_ext_float_atomics"},
 };
 
+/// Extensions clang 15 knows nothing of: their macro is defined when the
+/// device reports them (-cl-ext would not define it).
+constexpr const char *ExtensionsClangLacks[] = {"cl_intel_required_subgroup_size"};
+
 /// Included after the default header: undefines the header-only feature
 /// and extension macros the device does not report, so that a kernel's
 /// #ifdef sees exactly CL_DEVICE_OPENCL_C_FEATURES and
@@ -114,14 +118,19 @@ std::string extensionArg() {
 /// The arguments that set the language: the target, the version in Opts,
 /// and the device's extensions and features.
 std::vector<std::string> languageArgs(const BuildOptions &Opts) {
-  return {"-triple", "spir64-unknown-unknown", "-cl-std=" + Opts.clStd(), "-resource-dir",
-          WEFT_CLANG_RESOURCE_DIR, extensionArg(),
-          // The SPIR target predefines it: true exactly when the device
-          // reports images.
-          rt::Images.Supported ? "-D__IMAGE_SUPPORT__=1" : "-U__IMAGE_SUPPORT__",
-          // Clang leaves it to the target, and the SPIR target does not
-          // define it: the device's OpenCL version (3.0).
-          "-D__OPENCL_VERSION__=300", "-x", "cl"};
+  std::vector<std::string> Args = {
+      "-triple", "spir64-unknown-unknown", "-cl-std=" + Opts.clStd(), "-resource-dir",
+      WEFT_CLANG_RESOURCE_DIR, extensionArg(),
+      // The SPIR target predefines it: true exactly when the device
+      // reports images.
+      rt::Images.Supported ? "-D__IMAGE_SUPPORT__=1" : "-U__IMAGE_SUPPORT__",
+      // Clang leaves it to the target, and the SPIR target does not
+      // define it: the device's OpenCL version (3.0).
+      "-D__OPENCL_VERSION__=300", "-x", "cl"};
+  for (const char *E : ExtensionsClangLacks)
+    if (rt::listed(rt::DeviceExtensions, E))
+      Args.push_back(std::string("-D") + E + "=1");
+  return Args;
 }
 
 /// Clang 15 steps over the character after a `\N` escape that lacks its

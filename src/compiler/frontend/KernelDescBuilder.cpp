@@ -189,6 +189,11 @@ rt::KernelDesc KernelDescBuilder::describe(const Function &K, bool WithNames) {
   D.UniformWorkGroupSize = K.getFnAttribute("uniform-work-group-size").getValueAsString() == "true";
   if (MDNode *N = K.getMetadata("vec_type_hint"))
     append("vec_type_hint(" + vecTypeHint(N) + ")");
+  // intel_reqd_sub_group_size, or SPIR-V's SubgroupSize execution mode.
+  if (MDNode *N = K.getMetadata("intel_reqd_sub_group_size")) {
+    D.RequiredSubGroupSize = static_cast<uint32_t>(intAt(N, 0));
+    append("intel_reqd_sub_group_size(" + std::to_string(D.RequiredSubGroupSize) + ")");
+  }
   D.Attributes = Attrs;
   D.UsesSubGroups = reachesSubGroupFunction(K);
   D.Block = K.hasFnAttribute(DeviceEnqueuePass::BlockKernelAttr);

@@ -83,6 +83,10 @@ Function *createWorkItemFunction(Function &K) {
   WI->removeFnAttr(Attribute::NoInline);
   WI->removeFnAttr(Attribute::OptimizeNone);
   WI->addFnAttr(wi::KernelAttr, K.getName());
+  // A required sub-group size (checked against the device's: KernelPipeline).
+  if (MDNode *N = K.getMetadata("intel_reqd_sub_group_size"))
+    if (auto *Size = mdconst::dyn_extract<ConstantInt>(N->getOperand(0)))
+      wi::setSizeAttr(*WI, wi::SubGroupSizeAttr, Size->getZExtValue());
   wi::setSizeAttr(*WI, wi::NumArgsAttr, K.arg_size());
   SmallVector<std::pair<unsigned, MDNode *>, 8> MDs;
   WI->getAllMetadata(MDs);

@@ -51,6 +51,11 @@ Result<InfoValue> workGroupInfo(Kernel &K, Device &D, cl_kernel_work_group_info 
     return InfoValue(size_t(D.props().VectorWidths[4]));
   case CL_KERNEL_PRIVATE_MEM_SIZE:
     return InfoValue(cl_ulong(Desc.PrivateMemSize));
+  // cl_intel_required_subgroup_size: what a work-item keeps in memory
+  // rather than registers, the values that live across its barriers (its
+  // frame); 0 for a kernel without.
+  case CL_KERNEL_SPILL_MEM_SIZE_INTEL:
+    return InfoValue(cl_ulong(Desc.PrivateFrameSize));
   case CL_KERNEL_GLOBAL_WORK_SIZE:
     return makeError(CL_INVALID_VALUE,
                      "CL_KERNEL_GLOBAL_WORK_SIZE is for custom devices and built-in kernels");
@@ -125,6 +130,8 @@ Result<InfoValue> subGroupInfo(Kernel &K, Device &D, cl_kernel_sub_group_info Pa
   }
   case CL_KERNEL_MAX_NUM_SUB_GROUPS:
     return InfoValue((Max + Width - 1) / Width);
+  case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
+    return InfoValue(size_t(K.desc().RequiredSubGroupSize));
   case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
     // OpenCL C has no attribute for a sub-group count, and Weft does not
     // read SPIR-V's SubgroupsPerWorkgroup execution mode.

@@ -4,6 +4,8 @@
 #include "runtime/api/Entry.h"
 #include "runtime/platform/Capabilities.h"
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 namespace weft::api {
@@ -268,12 +270,14 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
     return InfoValue(cl_bool(GenericAddressSpace));
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     return InfoValue(cl_bool(WorkGroupCollectives));
-  // The most sub-groups a group of any kernel has: every kernel's
-  // sub-groups are the device's default size (Capabilities.h).
+  // The most sub-groups a group of any kernel has: its sub-groups of the
+  // smallest size a kernel may require (Capabilities.h).
   case CL_DEVICE_MAX_NUM_SUB_GROUPS: {
-    const size_t Width = defaultSubGroupSize(D.props().SimdBytes);
+    const size_t Width = *std::min_element(std::begin(SubGroupSizes), std::end(SubGroupSizes));
     return InfoValue(cl_uint((D.props().MaxWorkGroupSize + Width - 1) / Width));
   }
+  case CL_DEVICE_SUB_GROUP_SIZES_INTEL:
+    return InfoValue(std::vector<size_t>(std::begin(SubGroupSizes), std::end(SubGroupSizes)));
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     return InfoValue(cl_bool(SubGroupIndependentForwardProgress));
   case CL_DEVICE_PIPE_SUPPORT:

@@ -54,6 +54,7 @@ constexpr NamedVersion DeviceExtensions[] = {
     {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_intel_required_subgroup_size", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)},
@@ -172,6 +173,13 @@ constexpr bool SubGroupIndependentForwardProgress = true;
 constexpr size_t defaultSubGroupSize(unsigned SimdBytes) {
   return SimdBytes >= 64 ? 16 : SimdBytes >= 32 ? 8 : 4;
 }
+
+/// CL_DEVICE_SUB_GROUP_SIZES_INTEL: the sizes a kernel may require
+/// (cl_intel_required_subgroup_size's intel_reqd_sub_group_size, SPIR-V's
+/// SubgroupSize execution mode). A sub-group of any of them runs in part
+/// of a vector register or in several, on every CPU; each default size is
+/// one of them. The largest is the collective scratch's (KernelAbi.h).
+constexpr size_t SubGroupSizes[] = {4, 8, 16, 32, 64};
 
 /// CL_DEVICE_MAX_WORK_GROUP_SIZE, and so the most work-items of a group in
 /// any dimension: the compiler tells LLVM that a local size never exceeds

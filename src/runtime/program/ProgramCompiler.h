@@ -64,6 +64,9 @@ struct KernelDesc {
   /// this many consecutive work-items in linear-id order, the last one
   /// perhaps smaller (src/builtins/SubGroups.cl).
   uint32_t SubGroupSize = 1;
+  /// The sub-group size the kernel requires (intel_reqd_sub_group_size),
+  /// or 0 (CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL).
+  uint32_t RequiredSubGroupSize = 0;
   /// The kernel Clang made for a block passed to enqueue_kernel: found by
   /// device-side enqueue, never by the application (clCreateKernel).
   bool Block = false;

@@ -530,3 +530,97 @@ TEST_F(SubGroupExtensions, BroadcastsOfVectors) {
     checkBroadcastVector<cl_double, 16, 16>(F, "double16");
   }
 }
+
+// cl_intel_required_subgroup_size: every size the device lists runs as
+// required (get_max_sub_group_size, the sub-groups' extent, a reduce and a
+// shuffle), the queries say the same, and a size it does not list fails
+// the build with a log that names it.
+TEST_F(SubGroupExtensions, RequiredSubGroupSizes) {
+  std::string Ext = infoString(clGetDeviceInfo, Device, CL_DEVICE_EXTENSIONS);
+  EXPECT_NE((" " + Ext + " ").find(" cl_intel_required_subgroup_size "), std::string::npos);
+  size_t Bytes = 0;
+  ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_SUB_GROUP_SIZES_INTEL, 0, nullptr, &Bytes),
+            CL_SUCCESS);
+  std::vector<size_t> Sizes(Bytes / sizeof(size_t));
+  ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_SUB_GROUP_SIZES_INTEL, Bytes, Sizes.data(), nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Sizes, (std::vector<size_t>{4, 8, 16, 32, 64}));
+  // The default size is one of them, and the most sub-groups a group has
+  // is that of the smallest.
+  EXPECT_NE(std::find(Sizes.begin(), Sizes.end(), widthOf(make(From::Source, "votes"))),
+            Sizes.end());
+  const size_t MaxGroup = info<size_t>(clGetDeviceInfo, Device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  EXPECT_EQ(info<cl_uint>(clGetDeviceInfo, Device, CL_DEVICE_MAX_NUM_SUB_GROUPS),
+            cl_uint(MaxGroup / 4));
+  EXPECT_EQ(clGetKernelSubGroupInfo(make(From::Source, "votes"), Device,
+                                    CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, nullptr,
+                                    sizeof(size_t), &Bytes, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Bytes, 0u);
+
+  const Range Shapes[] = {{1, {200, 1, 1}, {100, 1, 1}}, {2, {16, 12, 1}, {16, 6, 1}}};
+  for (From F : Both)
+    for (size_t N : Sizes) {
+      cl_kernel K = make(F, "required_" + std::to_string(N));
+      size_t Compiled = 0;
+      ASSERT_EQ(clGetKernelSubGroupInfo(K, Device, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0,
+                                        nullptr, sizeof(Compiled), &Compiled, nullptr),
+                CL_SUCCESS);
+      EXPECT_EQ(Compiled, N);
+      EXPECT_EQ(widthOf(K), N);
+      if (F == From::Source)
+        EXPECT_NE(infoString(clGetKernelInfo, K, CL_KERNEL_ATTRIBUTES)
+                      .find("intel_reqd_sub_group_size(" + std::to_string(N) + ")"),
+                  std::string::npos);
+      for (const Range &R : Shapes) {
+        SCOPED_TRACE(std::string(name(F)) + ", size " + std::to_string(N) + ", " + describe(R));
+        auto Items = enumerate(R, N);
+        std::vector<int> In(Items.size());
+        for (size_t G = 0; G < In.size(); ++G)
+          In[G] = inputValue<int>(G);
+        cl_mem Out = buffer(In.size() * 4 * sizeof(int));
+        run(K, R, {input(In), Out});
+        auto Got = read<int>(Out, In.size() * 4);
+        for (const SubGroup &S : subGroups(Items)) {
+          int Sum = 0;
+          for (size_t Id : S.Ids)
+            Sum += In[Id];
+          for (size_t L = 0; L < S.Ids.size(); ++L) {
+            const int *O = &Got[S.Ids[L] * 4];
+            EXPECT_EQ(O[0], int(std::min<size_t>(N, R.Local[0] * R.Local[1])));
+            EXPECT_EQ(O[1], int(L));
+            EXPECT_EQ(O[2], Sum);
+            if ((L ^ 1) < S.Ids.size())
+              EXPECT_EQ(O[3], In[S.Ids[L ^ 1]]);
+          }
+        }
+      }
+    }
+
+  const char *Odd = "__attribute__((intel_reqd_sub_group_size(12))) kernel void k(global int *o) "
+                    "{ o[0] = get_sub_group_size(); }";
+  cl_int Err;
+  cl_program P = clCreateProgramWithSource(Context, 1, &Odd, nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedPrograms.push_back(P);
+  EXPECT_EQ(clBuildProgram(P, 1, &Device, "-cl-std=CL3.0", nullptr, nullptr),
+            CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(buildLog(P).find("requires sub-groups of 12 work-items"), std::string::npos)
+      << buildLog(P);
+  // The macro of the extension.
+  cl_kernel Probe = kernel(R"CLC(
+    kernel void k(global int *out) {
+    #ifdef cl_intel_required_subgroup_size
+      out[0] = 1;
+    #else
+      out[0] = 0;
+    #endif
+    })CLC",
+                           "k", "-cl-std=CL3.0");
+  cl_mem Flag = buffer(sizeof(int));
+  const size_t One = 1;
+  ASSERT_EQ(clSetKernelArg(Probe, 0, sizeof(cl_mem), &Flag), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, Probe, 1, nullptr, &One, &One, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(read<int>(Flag, 1)[0], 1);
+}

@@ -162,3 +162,23 @@ BROADCAST_VECTOR(double16)
 ROTATES(uchar)
 ROTATES(long)
 ROTATES(float)
+
+// A required sub-group size of each size the device offers
+// (cl_intel_required_subgroup_size; SPIR-V's SubgroupSize execution mode):
+// 4 results per work-item.
+#define REQUIRED(N)                                                                                \
+  __attribute__((intel_reqd_sub_group_size(N))) kernel void required_##N(global const int *in,     \
+                                                                         global int *out) {        \
+    size_t g = get_global_linear_id();                                                             \
+    int x = in[g];                                                                                 \
+    global int *o = out + g * 4;                                                                   \
+    o[0] = get_max_sub_group_size();                                                               \
+    o[1] = get_sub_group_local_id();                                                               \
+    o[2] = sub_group_reduce_add(x);                                                                \
+    o[3] = sub_group_shuffle_xor(x, 1u);                                                           \
+  }
+REQUIRED(4)
+REQUIRED(8)
+REQUIRED(16)
+REQUIRED(32)
+REQUIRED(64)
