@@ -3,7 +3,7 @@
 // (FiguresRuntime.cpp), kernels (FiguresKernels.cpp), the compiler
 // (FigureBuild.cpp), shared virtual memory (FiguresSvm.cpp), pipes
 // (FiguresPipe.cpp), images (FiguresImage.cpp), device-side enqueue
-// (FiguresEnqueue.cpp).
+// (FiguresEnqueue.cpp), sub-groups (FiguresSubGroup.cpp).
 #ifndef WEFT_BENCH_FIGURES_H
 #define WEFT_BENCH_FIGURES_H
 
@@ -31,6 +31,7 @@ std::unique_ptr<Figure> makeSvm();              // 14. SVM pointer chase and pin
 std::unique_ptr<Figure> makePipe();             // 15. packets through a pipe
 std::unique_ptr<Figure> makeImage();            // 16. blur and resize on images
 std::unique_ptr<Figure> makeEnqueue();          // 17. child kernels from kernels
+std::unique_ptr<Figure> makeSubGroups();        // 18. sub-group reduce and scan
 
 /// Every figure, in report order.
 std::vector<std::unique_ptr<Figure>> makeAllFigures();

@@ -114,6 +114,32 @@ __kernel void reduceTree(__global const uint *In, __global uint *Partial, __loca
 }
 )CLC";
 
+const char *const SubGroups = R"CLC(
+__kernel void subGroupReduce(__global const uint *In, __global uint *Partial) {
+  uint Sum = sub_group_reduce_add(In[get_global_id(0)]);
+  if (get_sub_group_local_id() == 0)
+    atomic_add(&Partial[get_group_id(0)], Sum);
+}
+
+// Each sub-group scans its values; the group's first sub-groups' totals,
+// from __local memory, are added on.
+__kernel void subGroupScan(__global const uint *In, __global uint *Out, __local uint *Totals) {
+  uint Mine = sub_group_scan_inclusive_add(In[get_global_id(0)]);
+  uint Sg = get_sub_group_id();
+  if (get_sub_group_local_id() == get_sub_group_size() - 1)
+    Totals[Sg] = Mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint Before = 0;
+  for (uint I = 0; I < Sg; ++I)
+    Before += Totals[I];
+  Out[get_global_id(0)] = Before + Mine;
+}
+
+__kernel void workGroupScan(__global const uint *In, __global uint *Out) {
+  Out[get_global_id(0)] = work_group_scan_inclusive_add(In[get_global_id(0)]);
+}
+)CLC";
+
 const char *const Atomics = R"CLC(
 // Every work-item adds PerItem times to NumCounters shared counters.
 __kernel void atomicContention(__global uint *Counters, uint NumCounters, uint PerItem) {

@@ -40,6 +40,13 @@ extern const char *const Svm;
 /// `pipeSend` and `pipeReceive`: one packet per work-item into and out of
 /// a pipe; build with -cl-std=CL2.0 or CL3.0 on a device with pipes.
 extern const char *const Pipe;
+/// Figure 18: `subGroupReduce` (sub_group_reduce_add, an atomic_add per
+/// sub-group into its group's sum), `subGroupScan` (each group's inclusive
+/// prefix sums from sub_group_scan_inclusive_add and the sub-groups'
+/// totals in __local memory) and `workGroupScan` (the same from
+/// work_group_scan_inclusive_add); build with -cl-std=CL3.0 on a device
+/// with sub-groups and work-group collectives.
+extern const char *const SubGroups;
 /// Figure 17: a parent whose work-items each enqueue a child kernel
 /// (enqueueParent), and a tree of children four levels deep (enqueueTree).
 extern const char *const Enqueue;

@@ -48,6 +48,7 @@ std::vector<std::unique_ptr<Figure>> makeAllFigures() {
   All.push_back(makePipe());
   All.push_back(makeImage());
   All.push_back(makeEnqueue());
+  All.push_back(makeSubGroups());
   return All;
 }
 
