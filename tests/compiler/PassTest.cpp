@@ -194,6 +194,25 @@ entry:
 // that start or follow a barrier (0 and 2), then rounds over the sync's
 // (1), twice: for sub-groups whose work-items all stopped there, and for
 // those where only some did.
+/// The stores of a work-group function that tell the sub-group built-ins
+/// which work-items run (into the collective scratch): those of all of a
+/// sub-group's (~0 >> (64 - n)), and those of the bits gathered in a
+/// checked turn (turn.active).
+std::pair<unsigned, unsigned> activeBitsStores(Function &WG) {
+  std::pair<unsigned, unsigned> Stores{0, 0};
+  for (Instruction &I : instructions(WG)) {
+    auto *Store = dyn_cast<StoreInst>(&I);
+    if (!Store || getUnderlyingObject(Store->getPointerOperand())->getName() != "scratch")
+      continue;
+    Value *Bits = Store->getValueOperand();
+    Stores.first += PatternMatch::match(
+        Bits, PatternMatch::m_LShr(PatternMatch::m_AllOnes(), PatternMatch::m_Value()));
+    auto *Load = dyn_cast<LoadInst>(Bits);
+    Stores.second += Load && Load->getPointerOperand()->getName() == "turn.active";
+  }
+  return Stores;
+}
+
 // A sync only some work-items reach (those with %lx < 3).
 TEST(PassTest, SubGroupSyncsAreStatesRunPerSubGroup) {
   LLVMContext C;
@@ -258,22 +277,7 @@ first:
   // sub-group's area of the collective scratch (CollectiveScratch.h): all
   // n of them (~0 >> (64 - n)) when they are all in the turn's state, else
   // the bits gathered in turn.active.
-  unsigned Whole = 0, Part = 0;
-  for (Instruction &I : instructions(*WG)) {
-    auto *Store = dyn_cast<StoreInst>(&I);
-    if (!Store || !Store->getValueOperand()->getType()->isIntegerTy(64))
-      continue;
-    const Value *Base = getUnderlyingObject(Store->getPointerOperand());
-    if (Base->getName() != "scratch")
-      continue;
-    Value *Bits = Store->getValueOperand();
-    Whole += PatternMatch::match(
-        Bits, PatternMatch::m_LShr(PatternMatch::m_AllOnes(), PatternMatch::m_Value()));
-    auto *Load = dyn_cast<LoadInst>(Bits);
-    Part += Load && Load->getPointerOperand()->getName() == "turn.active";
-  }
-  EXPECT_EQ(Whole, 1u);
-  EXPECT_EQ(Part, 1u);
+  EXPECT_EQ(activeBitsStores(*WG), (std::pair<unsigned, unsigned>{1, 1}));
 }
 
 // A sync every work-item of the group reaches alike, in a function where
@@ -307,17 +311,12 @@ entry:
   EXPECT_FALSE(verifyModule(*M, &errs()));
   Function *WG = M->getFunction("__weft_wg_k");
   ASSERT_NE(WG, nullptr);
-  unsigned LaneStates = 0, Whole = 0;
-  for (Instruction &I : instructions(*WG)) {
-    LaneStates += isa<AllocaInst>(I) && I.getName() == "lane.states";
-    if (auto *Store = dyn_cast<StoreInst>(&I))
-      Whole += getUnderlyingObject(Store->getPointerOperand())->getName() == "scratch" &&
-               PatternMatch::match(Store->getValueOperand(),
-                                   PatternMatch::m_LShr(PatternMatch::m_AllOnes(),
-                                                        PatternMatch::m_Value()));
-  }
-  EXPECT_EQ(LaneStates, 0u);
-  EXPECT_EQ(Whole, 1u);
+  EXPECT_EQ(numMatching(*WG,
+                        [](Instruction &I) {
+                          return isa<AllocaInst>(I) && I.getName() == "lane.states";
+                        }),
+            0u);
+  EXPECT_EQ(activeBitsStores(*WG), (std::pair<unsigned, unsigned>{1, 0}));
 }
 
 // A loop that leaves on what an atomic read returned (a spin on a flag)
