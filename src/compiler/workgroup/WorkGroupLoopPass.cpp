@@ -348,11 +348,13 @@ void emitSubGroupStateLoops(Function &WI, IRBuilder<> &B, ArrayRef<Value *> Call
         AllocaInst *ActiveSlot = B.CreateAlloca(B.getInt64Ty(), nullptr, "turn.active");
         ActiveSlot->moveBefore(AnySlot);
         B.CreateStore(B.getInt64(0), ActiveSlot);
+        // (A structured binding cannot be captured before C++20.)
+        Value *Lowest = Begin;
         forRange(Begin, End, "active", [&](Value *Lin) {
           Value *In = B.CreateZExt(B.CreateICmpEQ(B.CreateLoad(I32, laneState(Lin)), T),
                                    B.getInt64Ty());
           B.CreateStore(B.CreateOr(B.CreateLoad(B.getInt64Ty(), ActiveSlot),
-                                   B.CreateShl(In, B.CreateSub(Lin, Begin))),
+                                   B.CreateShl(In, B.CreateSub(Lin, Lowest))),
                         ActiveSlot);
         });
         Areas.publish(B, Sg, B.CreateLoad(B.getInt64Ty(), ActiveSlot));
