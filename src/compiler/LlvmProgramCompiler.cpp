@@ -323,6 +323,12 @@ LlvmProgramCompiler::buildIL(const rt::IntermediateLanguage &IL, const std::stri
         if (auto *Fail = std::get_if<rt::BuildFailure>(&M))
           return std::move(*Fail);
         std::unique_ptr<Module> &Program = std::get<std::unique_ptr<Module>>(M);
+        // SPIR-V has no word for it: the build option marks every kernel as
+        // clang marks OpenCL C kernels built with it.
+        if (Opts->uniformWorkGroupSize())
+          for (Function &F : *Program)
+            if (F.getCallingConv() == CallingConv::SPIR_KERNEL)
+              F.addFnAttr("uniform-work-group-size", "true");
         std::vector<unsigned char> Translated = writeBitcode(*Program);
         if (Slot)
           Slot->Linked = Translated;

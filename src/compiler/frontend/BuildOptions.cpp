@@ -95,6 +95,7 @@ std::optional<BuildOptions> BuildOptions::parse(const std::string &Options, std:
       B.KernelArgInfo = true;
     } else if (isPassThrough(T)) {
       B.Cc1Args.push_back(T);
+      B.UniformWorkGroupSize |= T == "-cl-uniform-work-group-size";
     } else if (isIgnored(T)) {
       continue;
     } else {

@@ -26,6 +26,9 @@ public:
   const std::vector<std::string> &cc1Args() const { return Cc1Args; }
   bool optDisabled() const { return OptDisable; }
   bool kernelArgInfo() const { return KernelArgInfo; }
+  /// -cl-uniform-work-group-size: for OpenCL C, clang marks the kernels;
+  /// a module from IL gets the mark from the build (LlvmProgramCompiler).
+  bool uniformWorkGroupSize() const { return UniformWorkGroupSize; }
   /// The -cl-std value ("CL1.2" unless given).
   const std::string &clStd() const { return ClStd; }
   /// Link options: produce a library instead of an executable.
@@ -36,6 +39,7 @@ private:
   std::string ClStd = "CL1.2";
   bool OptDisable = false;
   bool KernelArgInfo = false;
+  bool UniformWorkGroupSize = false;
   bool CreateLibrary = false;
 };
 

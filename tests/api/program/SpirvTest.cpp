@@ -109,6 +109,33 @@ TEST_F(Spirv, BuildsAndRunsAKernel) {
   EXPECT_NE(Names.find("scale"), std::string::npos) << Names;
 }
 
+// -cl-uniform-work-group-size holds for a program from IL as for one from
+// source: a launch whose global size is not a multiple of its local size
+// is refused; without the option it runs.
+TEST_F(Spirv, UniformWorkGroupSizeOptionHoldsForIl) {
+  auto IL = readSpirv("kernels.spv");
+  for (bool Uniform : {true, false}) {
+    cl_program P = fromIL(IL);
+    ASSERT_EQ(clBuildProgram(P, 1, &Device, Uniform ? "-cl-uniform-work-group-size" : "", nullptr,
+                             nullptr),
+              CL_SUCCESS)
+        << buildLog(P);
+    cl_int Err;
+    cl_kernel K = clCreateKernel(P, "scale", &Err);
+    ASSERT_EQ(Err, CL_SUCCESS);
+    OwnedKernels.push_back(K);
+    std::vector<float> X(10, 1.0f);
+    cl_mem Buf = buffer(X.size() * sizeof(float), CL_MEM_COPY_HOST_PTR, X.data());
+    float F = 2.0f;
+    ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(K, 1, sizeof(float), &F), CL_SUCCESS);
+    const size_t Global = 10, Local = 4;
+    EXPECT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local, 0, nullptr, nullptr),
+              Uniform ? CL_INVALID_WORK_GROUP_SIZE : CL_SUCCESS)
+        << Uniform;
+  }
+}
+
 TEST_F(Spirv, ProgramBinaryOfAnILBuildRebuildsWithoutTheIL) {
   cl_program P = fromIL(readSpirv("kernels.spv"));
   ASSERT_EQ(clBuildProgram(P, 1, &Device, "", nullptr, nullptr), CL_SUCCESS) << buildLog(P);
