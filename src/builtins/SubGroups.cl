@@ -232,6 +232,8 @@ static INL uint4 asBallot(ulong Bits) { return (uint4)((uint)Bits, (uint)(Bits >
 static INL ulong bitsOf(uint4 value) { return (ulong)value.x | (ulong)value.y << 32; }
 /// The bits below work-item Id (Id < 64).
 static INL ulong below(uint Id) { return (1ul << Id) - 1; }
+/// The bits of work-item Id and those below it.
+static INL ulong atOrBelow(uint Id) { return below(Id) << 1 | 1; }
 /// The bits of the work-items a sub-group may have.
 static INL ulong memberBits(void) {
   uint Max = get_max_sub_group_size();
@@ -257,7 +259,7 @@ OVL uint sub_group_ballot_bit_count(uint4 value) {
   return popcount(bitsOf(value) & memberBits());
 }
 OVL uint sub_group_ballot_inclusive_scan(uint4 value) {
-  return popcount(bitsOf(value) & (below(get_sub_group_local_id()) << 1 | 1));
+  return popcount(bitsOf(value) & atOrBelow(get_sub_group_local_id()));
 }
 OVL uint sub_group_ballot_exclusive_scan(uint4 value) {
   return popcount(bitsOf(value) & below(get_sub_group_local_id()));
@@ -273,10 +275,10 @@ OVL uint4 get_sub_group_ge_mask(void) {
   return asBallot(memberBits() & ~below(get_sub_group_local_id()));
 }
 OVL uint4 get_sub_group_gt_mask(void) {
-  return asBallot(memberBits() & ~(below(get_sub_group_local_id()) << 1 | 1));
+  return asBallot(memberBits() & ~atOrBelow(get_sub_group_local_id()));
 }
 OVL uint4 get_sub_group_le_mask(void) {
-  return asBallot(below(get_sub_group_local_id()) << 1 | 1);
+  return asBallot(atOrBelow(get_sub_group_local_id()));
 }
 OVL uint4 get_sub_group_lt_mask(void) { return asBallot(below(get_sub_group_local_id())); }
 

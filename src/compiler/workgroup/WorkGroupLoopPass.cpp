@@ -34,6 +34,7 @@
 #include "compiler/workgroup/DeviceEnqueuePass.h"
 
 #include "compiler/workgroup/WorkGroupContextLayout.h"
+#include "compiler/workgroup/WorkItemBuiltinPass.h"
 #include "compiler/workgroup/WorkItemFunction.h"
 #include "runtime/platform/Capabilities.h"
 
@@ -96,19 +97,15 @@ void emitCountedLoop(IRBuilder<> &B, Value *Count, const Twine &Name,
 /// tells the sub-group built-ins which work-items run a region.
 class SubGroupAreas {
 public:
-  SubGroupAreas(IRBuilder<> &B, Value *Ctx, Value *Items, uint64_t Width) : Width(Width) {
-    Value *Scratch = B.CreateLoad(
+  SubGroupAreas(IRBuilder<> &B, Value *Ctx, Value *Items, uint64_t Width)
+      : Items(Items), Width(Width) {
+    Scratch = B.CreateLoad(
         B.getPtrTy(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, ctx::CollectiveScratch),
         "scratch");
-    Value *Slots = B.CreateMul(B.CreateAdd(Items, B.getInt64(1)), B.getInt64(WEFT_COLLECTIVE_SLOT));
-    Base = B.CreateInBoundsGEP(
-        B.getInt8Ty(), Scratch,
-        B.CreateAnd(B.CreateAdd(Slots, B.getInt64(127)), B.getInt64(~uint64_t(127))), "sub.areas");
   }
   /// Sub-group Sg's work-items that run: the bits of Active.
   void publish(IRBuilder<> &B, Value *Sg, Value *Active) const {
-    Value *Area = B.CreateInBoundsGEP(B.getInt8Ty(), Base,
-                                      B.CreateMul(Sg, B.getInt64(WEFT_SUB_GROUP_AREA(Width))));
+    Value *Area = WorkItemBuiltinPass::subGroupArea(B, Scratch, Items, Sg, Width);
     B.CreateAlignedStore(
         Active, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Area, WEFT_SUB_GROUP_ACTIVE), Align(8));
   }
@@ -116,8 +113,8 @@ public:
   static Value *all(IRBuilder<> &B, Value *Count) {
     return B.CreateLShr(B.getInt64(~uint64_t(0)), B.CreateSub(B.getInt64(64), Count));
   }
-  /// Every sub-group of a group of Items work-items runs whole.
-  void publishWhole(IRBuilder<> &B, Value *Items) const {
+  /// Every sub-group of the group runs whole.
+  void publishWhole(IRBuilder<> &B) const {
     Value *N = B.getInt64(Width);
     Value *Count = B.CreateUDiv(B.CreateAdd(Items, B.getInt64(Width - 1)), N, "sub.groups");
     emitCountedLoop(
@@ -130,7 +127,8 @@ public:
   }
 
 private:
-  Value *Base;
+  Value *Scratch;
+  Value *Items;
   uint64_t Width;
 };
 
@@ -515,7 +513,7 @@ void emitWorkGroupFunction(Function &WI) {
     if (WI.hasFnAttribute(wi::SubGroupBarriersAttr)) {
       Value *Items = B.CreateMul(B.CreateMul(LS[0], LS[1], "", true, true), LS[2], "items", true,
                                  true);
-      SubGroupAreas(B, Ctx, Items, wi::subGroupSize(WI)).publishWhole(B, Items);
+      SubGroupAreas(B, Ctx, Items, wi::subGroupSize(WI)).publishWhole(B);
     }
     BasicBlock *Pre = B.GetInsertBlock();
     BasicBlock *Head = BasicBlock::Create(C, "state.loop", WG);

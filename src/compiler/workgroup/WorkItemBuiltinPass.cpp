@@ -157,14 +157,9 @@ public:
     Value *Items = B.getInt64(1);
     for (unsigned D = 0; D < 3; ++D)
       Items = B.CreateMul(Items, field(ctx::LocalSize, B.getInt32(D), 1), "", true, true);
-    Value *Areas = B.CreateAnd(
-        B.CreateAdd(B.CreateMul(B.CreateAdd(Items, B.getInt64(1)), B.getInt64(WEFT_COLLECTIVE_SLOT)),
-                    B.getInt64(127)),
-        B.getInt64(~uint64_t(127)));
     Value *Sg = B.CreateUDiv(lower(WorkItemFn::LocalLinearId, nullptr), B.getInt64(N));
-    Value *Offset = B.CreateAdd(Areas, B.CreateMul(Sg, B.getInt64(WEFT_SUB_GROUP_AREA(N))));
     Value *Scratch = load(wi::extraArg(F, wi::Ctx), ctx::CollectiveScratch, B.getPtrTy());
-    return B.CreateAddrSpaceCast(B.CreateInBoundsGEP(B.getInt8Ty(), Scratch, Offset), Ty);
+    return B.CreateAddrSpaceCast(WorkItemBuiltinPass::subGroupArea(B, Scratch, Items, Sg, N), Ty);
   }
 
   Value *lower(AddressSpaceFn Kind, CallInst &Call) {
@@ -289,6 +284,15 @@ void lowerFunction(Function &F) {
 
 Value *WorkItemBuiltinPass::query(Function &F, IRBuilder<> &B, WorkItemFn Kind, Value *Dim) {
   return Lowering(F, B).lower(Kind, Dim);
+}
+
+Value *WorkItemBuiltinPass::subGroupArea(IRBuilder<> &B, Value *Scratch, Value *Items, Value *Sg,
+                                         uint64_t N) {
+  // WEFT_SUB_GROUPS_AT(Items) + Sg * WEFT_SUB_GROUP_AREA(N).
+  Value *Slots = B.CreateMul(B.CreateAdd(Items, B.getInt64(1)), B.getInt64(WEFT_COLLECTIVE_SLOT));
+  Value *Areas = B.CreateAnd(B.CreateAdd(Slots, B.getInt64(127)), B.getInt64(~uint64_t(127)));
+  Value *Offset = B.CreateAdd(Areas, B.CreateMul(Sg, B.getInt64(WEFT_SUB_GROUP_AREA(N))));
+  return B.CreateInBoundsGEP(B.getInt8Ty(), Scratch, Offset);
 }
 
 PreservedAnalyses WorkItemBuiltinPass::run(Module &M, ModuleAnalysisManager &) {
