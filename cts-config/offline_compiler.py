@@ -94,6 +94,28 @@ def clang_options(build_options):
     return kept
 
 
+def language_prelude(options, device_version):
+    """The lines that give a kernel the OpenCL and OpenCL C versions as
+    Weft's online compiler does (src/compiler/frontend/ClangFrontend.cpp),
+    included after clang's default header; and options with -cl-std=CL3.1,
+    which clang 15 does not know, compiled as CL3.0."""
+    lines = ["#define CL_VERSION_3_1 310"]
+    # The SPIR target leaves __OPENCL_VERSION__ undefined: the device's.
+    words = device_version.split()
+    if len(words) >= 2 and words[0] == "OpenCL":
+        major, _, minor = words[1].partition(".")
+        if major.isdigit() and minor.isdigit():
+            lines.append(f"#define __OPENCL_VERSION__ {int(major) * 100 + int(minor) * 10}")
+    kept = []
+    for opt in options:
+        if opt.upper() == "-CL-STD=CL3.1":
+            kept.append("-cl-std=CL3.0")
+            lines += ["#undef __OPENCL_C_VERSION__", "#define __OPENCL_C_VERSION__ 310"]
+        else:
+            kept.append(opt)
+    return "\n".join(lines) + "\n", kept
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -118,15 +140,19 @@ def main():
     ext = "-cl-ext=-all" + "".join(",+" + n for n in names)
     bits = info.get("CL_DEVICE_ADDRESS_BITS", "64")
     target = "spir64" if bits == "64" else "spir"
+    prelude, options = language_prelude(options, info.get("CL_DEVICE_VERSION", ""))
     with tempfile.TemporaryDirectory() as tmp:
         bitcode = os.path.join(tmp, "module.bc")
+        prelude_path = os.path.join(tmp, "weft-prelude.h")
+        with open(prelude_path, "w") as f:
+            f.write(prelude)
         # Unoptimized, as the translator reads it best (clang's -O2 makes
         # integers of odd widths, i4, that SPIR-V has no type for); Weft
         # optimizes the module it builds. Without optnone, which would
         # keep it from doing so.
         compile_cmd = [CLANG, "-c", "-target", target, "-emit-llvm", "-O0",
                        "-Xclang", "-disable-O0-optnone", "-Xclang", "-finclude-default-header",
-                       "-Xclang", ext]
+                       "-Xclang", ext, "-include", prelude_path]
         compile_cmd += clang_options(options)
         compile_cmd += ["-x", "cl", args.source, "-o", bitcode]
         done = subprocess.run(compile_cmd, stderr=subprocess.PIPE, text=True)

@@ -1,5 +1,7 @@
 #include "compiler/codegen/DiskCache.h"
 
+#include "runtime/BuildIdentity.h"
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/FileSystem.h>
@@ -12,7 +14,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <link.h>
 #include <map>
 #include <mutex>
 #include <sys/stat.h>
@@ -25,50 +26,6 @@ namespace weft::compiler {
 namespace {
 
 constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '1', '2'};
-
-/// The GNU build ID of the ELF object that contains this function (libweft.so,
-/// or a test executable linking the compiler), in hex; "" if it has none.
-std::string buildIdentity() {
-  static const std::string Id = [] {
-    struct Search {
-      uintptr_t Address;
-      std::string Id;
-    } S{reinterpret_cast<uintptr_t>(&buildIdentity), ""};
-    dl_iterate_phdr(
-        [](dl_phdr_info *Info, size_t, void *Data) {
-          auto *S = static_cast<Search *>(Data);
-          bool Contains = false;
-          for (int I = 0; I < Info->dlpi_phnum; ++I) {
-            const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-            uintptr_t Begin = Info->dlpi_addr + P.p_vaddr;
-            if (P.p_type == PT_LOAD && S->Address >= Begin && S->Address < Begin + P.p_memsz)
-              Contains = true;
-          }
-          if (!Contains)
-            return 0;
-          for (int I = 0; I < Info->dlpi_phnum; ++I) {
-            const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-            if (P.p_type != PT_NOTE)
-              continue;
-            const char *Note = reinterpret_cast<const char *>(Info->dlpi_addr + P.p_vaddr);
-            const char *End = Note + P.p_memsz;
-            while (Note + sizeof(ElfW(Nhdr)) <= End) {
-              auto *H = reinterpret_cast<const ElfW(Nhdr) *>(Note);
-              const char *Name = Note + sizeof(ElfW(Nhdr));
-              const char *Desc = Name + alignTo(H->n_namesz, 4);
-              if (H->n_type == NT_GNU_BUILD_ID && H->n_namesz == 4 && !std::memcmp(Name, "GNU", 4))
-                S->Id =
-                    toHex(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Desc), H->n_descsz));
-              Note = Desc + alignTo(H->n_descsz, 4);
-            }
-          }
-          return 1;
-        },
-        &S);
-    return S.Id;
-  }();
-  return Id;
-}
 
 // The entry format: Magic, then length-prefixed fields (little-endian
 // 64-bit lengths and numbers), then the SHA-256 of everything before it.
@@ -240,7 +197,7 @@ std::string DiskCache::key(std::string_view Target, std::initializer_list<std::s
     H.update(StringRef(S.data(), S.size()));
   };
   add(StringRef(Magic, sizeof(Magic)));
-  add(buildIdentity());
+  add(toHex(rt::buildIdentity()));
   add(LLVM_VERSION_STRING);
   add(Target);
   for (std::string_view P : Parts)

@@ -81,7 +81,8 @@ std::optional<BuildOptions> BuildOptions::parse(const std::string &Options, std:
       std::string V = T.substr(8);
       for (char &C : V)
         C = static_cast<char>(std::toupper(static_cast<unsigned char>(C)));
-      if (V != "CL1.0" && V != "CL1.1" && V != "CL1.2" && V != "CL2.0" && V != "CL3.0") {
+      if (V != "CL1.0" && V != "CL1.1" && V != "CL1.2" && V != "CL2.0" && V != "CL3.0" &&
+          V != "CL3.1") {
         Why = "unsupported -cl-std value '" + T.substr(8) + "'";
         return std::nullopt;
       }

@@ -94,8 +94,19 @@ constexpr const char *ExtensionsClangLacks[] = {"cl_intel_required_subgroup_size
 /// #ifdef sees exactly CL_DEVICE_OPENCL_C_FEATURES and
 /// CL_DEVICE_EXTENSIONS (and cannot call, say, sub_group_ballot because
 /// clang declared it).
-std::string featuresPrelude() {
+std::string featuresPrelude(const BuildOptions &Opts) {
   std::string Text;
+  // OpenCL C 3.1's version macro, defined (like clang's CL_VERSION_*) for
+  // every language version.
+  Text += "#define CL_VERSION_3_1 310\n";
+  // Clang 15 knows OpenCL C 3.0 at most, and 3.1 is 3.0 plus what
+  // extensions the device reports already bring (sub-group shuffles and
+  // rotates, integer dot products, extended bit operations) and printf's
+  // z and t length modifiers, which clang accepts: a 3.1 program is
+  // compiled as 3.0 (languageArgs) and sees 3.1's version from here on,
+  // after opencl-c-base.h has chosen the header-only features by 3.0's.
+  if (Opts.clStd() == "CL3.1")
+    Text += "#undef __OPENCL_C_VERSION__\n#define __OPENCL_C_VERSION__ 310\n";
   for (const char *F : HeaderOnlyFeatures)
     if (!rt::listed(rt::OpenCLCFeatures, F))
       Text += std::string("#undef ") + F + "\n";
@@ -119,14 +130,17 @@ std::string extensionArg() {
 /// and the device's extensions and features.
 std::vector<std::string> languageArgs(const BuildOptions &Opts) {
   std::vector<std::string> Args = {
-      "-triple", "spir64-unknown-unknown", "-cl-std=" + Opts.clStd(), "-resource-dir",
+      "-triple", "spir64-unknown-unknown",
+      "-cl-std=" + (Opts.clStd() == "CL3.1" ? std::string("CL3.0") : Opts.clStd()), "-resource-dir",
       WEFT_CLANG_RESOURCE_DIR, extensionArg(),
       // The SPIR target predefines it: true exactly when the device
       // reports images.
       rt::Images.Supported ? "-D__IMAGE_SUPPORT__=1" : "-U__IMAGE_SUPPORT__",
       // Clang leaves it to the target, and the SPIR target does not
-      // define it: the device's OpenCL version (3.0).
-      "-D__OPENCL_VERSION__=300", "-x", "cl"};
+      // define it: the device's OpenCL version.
+      "-D__OPENCL_VERSION__=" + std::to_string(CL_VERSION_MAJOR(rt::OpenCLVersion) * 100 +
+                                               CL_VERSION_MINOR(rt::OpenCLVersion) * 10),
+      "-x", "cl"};
   for (const char *E : ExtensionsClangLacks)
     if (rt::listed(rt::DeviceExtensions, E))
       Args.push_back(std::string("-D") + E + "=1");
@@ -428,7 +442,7 @@ ClangFrontend::compile(const std::string &Source, const BuildOptions &Opts, llvm
   // -include looks the prelude up from the working directory ("./name").
   for (const std::string &Path : {std::string(FeaturesName), std::string("./") + FeaturesName})
     Invocation->getPreprocessorOpts().addRemappedFile(
-        Path, llvm::MemoryBuffer::getMemBufferCopy(featuresPrelude(), Path).release());
+        Path, llvm::MemoryBuffer::getMemBufferCopy(featuresPrelude(Opts), Path).release());
   for (const rt::EmbeddedHeader &H : Headers) {
     // Both spellings: "name" from the input's directory, "./name" through -I.
     for (const std::string &Path : {H.Name, "./" + H.Name})
@@ -490,7 +504,7 @@ std::vector<ClangFrontend::Declaration> ClangFrontend::declaredBuiltins(const Bu
   // The prelude goes between the two headers: opencl-c-base.h defines the
   // header-only macros, opencl-c.h declares by them.
   const std::string Source =
-      "#include <opencl-c-base.h>\n" + featuresPrelude() + "#include <opencl-c.h>\n";
+      "#include <opencl-c-base.h>\n" + featuresPrelude(Opts) + "#include <opencl-c.h>\n";
   std::string DiagText;
   llvm::raw_string_ostream DiagStream(DiagText);
   std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(Args, Source, DiagStream);

@@ -422,6 +422,36 @@ private:
 
 } // namespace
 
+std::vector<uint32_t> withoutDebugInfo(const std::vector<uint32_t> &Words) {
+  constexpr uint32_t OpExtInstImport = 11, OpExtInst = 12;
+  constexpr char Set[] = "OpenCL.DebugInfo.100";
+  constexpr size_t SetWords = (sizeof(Set) + 3) / 4; // with its terminator
+  // The import's id, if there is one, in a module whose instructions tile
+  // its words.
+  uint32_t SetId = 0;
+  for (size_t I = 5; I < Words.size();) {
+    const size_t Count = Words[I] >> 16;
+    if (Count == 0 || Count > Words.size() - I)
+      return Words;
+    if ((Words[I] & 0xffff) == OpExtInstImport && Count == 2 + SetWords &&
+        std::memcmp(&Words[I + 2], Set, sizeof(Set)) == 0)
+      SetId = Words[I + 1];
+    I += Count;
+  }
+  if (SetId == 0)
+    return Words;
+  std::vector<uint32_t> Out(Words.begin(), Words.begin() + 5);
+  for (size_t I = 5; I < Words.size(); I += Words[I] >> 16) {
+    const size_t Count = Words[I] >> 16;
+    const uint32_t Opcode = Words[I] & 0xffff;
+    if ((Opcode == OpExtInstImport && Count >= 2 && Words[I + 1] == SetId) ||
+        (Opcode == OpExtInst && Count >= 4 && Words[I + 3] == SetId))
+      continue;
+    Out.insert(Out.end(), Words.begin() + I, Words.begin() + I + Count);
+  }
+  return Out;
+}
+
 bool isLoweredSpirvOpcode(uint32_t Opcode) {
   switch (Opcode) {
   case OpCopyMemory:

@@ -60,6 +60,16 @@
 
 namespace weft::compiler {
 
+/// Words without the OpenCL.DebugInfo.100 debug information: its import
+/// and every OpExtInst of it, which only other debug instructions refer
+/// to. The llvm-spirv 15 that makes such modules (clang -g) writes some
+/// debug instructions SPIRV-Tools 2023.1 rejects (a function type's void
+/// result as OpTypeVoid), so the front end validates and translates the
+/// module without them: it runs the same, without source-level debug
+/// information. Words of a malformed module come back unchanged, for the
+/// validator to reject.
+std::vector<uint32_t> withoutDebugInfo(const std::vector<uint32_t> &Words);
+
 /// True if Opcode is one that lowerSpirv rewrites away.
 bool isLoweredSpirvOpcode(uint32_t Opcode);
 

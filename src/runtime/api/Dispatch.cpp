@@ -7,22 +7,50 @@
 #include "runtime/api/Api.h"
 #include "runtime/api/Entry.h"
 
+#include <cstddef>
 #include <cstring>
+#include <type_traits>
 
 namespace weft::rt {
 
+namespace {
+/// Whether the system's cl_icd_dispatch already has OpenCL 3.1's slot
+/// (Khronos headers from 2025 on have it, Debian 12's do not).
+template <typename T, typename = void> struct HasSlot31 : std::false_type {};
+template <typename T>
+struct HasSlot31<T, std::void_t<decltype(&T::clGetKernelSuggestedLocalWorkSize)>>
+    : std::true_type {};
+
+/// The 3.0 table of the system headers followed by the slot OpenCL 3.1
+/// added at its end (cl_icd.h of the Khronos headers): a loader built for
+/// 3.1 reads it.
+struct DispatchWith31 {
+  cl_icd_dispatch Core;
+  void *clGetKernelSuggestedLocalWorkSize;
+};
+using DispatchTable =
+    std::conditional_t<HasSlot31<cl_icd_dispatch>::value, cl_icd_dispatch, DispatchWith31>;
+
+// A pointer to the table is a pointer to its first member.
+static_assert(std::is_standard_layout_v<DispatchWith31> && offsetof(DispatchWith31, Core) == 0);
+} // namespace
+
 const cl_icd_dispatch *icdDispatchTable() {
-  static const cl_icd_dispatch Table = [] {
-    cl_icd_dispatch T;
+  static const DispatchTable Table = [] {
+    DispatchTable T;
     std::memset(&T, 0, sizeof(T));
-#define WEFT_API(Name) T.Name = &api::Name;
+    auto &C = reinterpret_cast<cl_icd_dispatch &>(T);
+#define WEFT_API(Name) C.Name = &api::Name;
 #include "runtime/api/ApiList.def"
 #undef WEFT_API
     // cl_khr_subgroups: the same function under its extension name.
-    T.clGetKernelSubGroupInfoKHR = &api::clGetKernelSubGroupInfo;
+    C.clGetKernelSubGroupInfoKHR = &api::clGetKernelSubGroupInfo;
+    T.clGetKernelSuggestedLocalWorkSize =
+        reinterpret_cast<decltype(T.clGetKernelSuggestedLocalWorkSize)>(
+            &api::clGetKernelSuggestedLocalWorkSize);
     return T;
   }();
-  return &Table;
+  return reinterpret_cast<const cl_icd_dispatch *>(&Table);
 }
 
 } // namespace weft::rt
@@ -38,6 +66,9 @@ struct ExtensionFunction {
 const ExtensionFunction ExtensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void *>(&icdGetPlatformIDs)},
     {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&clGetKernelSubGroupInfo)},
+    // cl_khr_suggested_local_work_size, also OpenCL 3.1's core function.
+    {"clGetKernelSuggestedLocalWorkSizeKHR",
+     reinterpret_cast<void *>(&clGetKernelSuggestedLocalWorkSize)},
 };
 } // namespace
 

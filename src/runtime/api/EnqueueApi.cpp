@@ -256,6 +256,34 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue Q, cl_uint NumMem
   });
 }
 
+namespace {
+/// The NDRange clEnqueueNDRangeKernel runs for these arguments on Queue's
+/// device (a NULL LocalSize chooses one), or the error it returns for them.
+Result<NDRange> kernelRange(const CommandQueue &Queue, const Kernel &Kern, cl_uint WorkDim,
+                            const size_t *GlobalOffset, const size_t *GlobalSize,
+                            const size_t *LocalSize) {
+  WEFT_CHECK(&Kern.program().context() != &Queue.context(), CL_INVALID_CONTEXT,
+             "the kernel and the queue belong to different contexts");
+  WEFT_CHECK(WorkDim < 1 || WorkDim > 3, CL_INVALID_WORK_DIMENSION, "work_dim is not 1, 2 or 3");
+  const DeviceProperties &P = Queue.device().props();
+  NDRangeRequest Request;
+  Request.WorkDim = WorkDim;
+  auto sizes = [WorkDim](const size_t *In) {
+    Size3 S{1, 1, 1};
+    std::copy(In, In + WorkDim, S.begin());
+    return S;
+  };
+  if (GlobalSize)
+    Request.Global = sizes(GlobalSize);
+  if (GlobalOffset)
+    Request.Offset = sizes(GlobalOffset);
+  if (LocalSize)
+    Request.Local = sizes(LocalSize);
+  const NDRangeLimits Limits{P.MaxWorkGroupSize, Kern.maxWorkGroupSize(P), P.ComputeUnits};
+  return resolveNDRange(Request, Kern.desc(), Limits);
+}
+} // namespace
+
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_uint WorkDim,
                                           const size_t *GlobalOffset, const size_t *GlobalSize,
                                           const size_t *LocalSize, cl_uint NumEvents,
@@ -263,32 +291,39 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue Q, cl_kernel K, cl_ui
   return entry([&]() -> Status {
     WEFT_TRY(Queue, hostQueue(Q));
     WEFT_TRY(Kern, get<Kernel>(K));
-    WEFT_CHECK(&Kern->program().context() != &Queue->context(), CL_INVALID_CONTEXT,
-               "the kernel and the queue belong to different contexts");
-    WEFT_CHECK(WorkDim < 1 || WorkDim > 3, CL_INVALID_WORK_DIMENSION,
-               "work_dim is not 1, 2 or 3");
+    WEFT_TRY(Range, kernelRange(*Queue, *Kern, WorkDim, GlobalOffset, GlobalSize, LocalSize));
     const DeviceProperties &P = Queue->device().props();
-    NDRangeRequest Request;
-    Request.WorkDim = WorkDim;
-    auto sizes = [WorkDim](const size_t *In) {
-      Size3 S{1, 1, 1};
-      std::copy(In, In + WorkDim, S.begin());
-      return S;
-    };
-    if (GlobalSize)
-      Request.Global = sizes(GlobalSize);
-    if (GlobalOffset)
-      Request.Offset = sizes(GlobalOffset);
-    if (LocalSize)
-      Request.Local = sizes(LocalSize);
-    const NDRangeLimits Limits{P.MaxWorkGroupSize, Kern->maxWorkGroupSize(P), P.ComputeUnits};
-    WEFT_TRY(Range, resolveNDRange(Request, Kern->desc(), Limits));
     WEFT_TRY(Snap, Kern->snapshot(Range, P));
     WEFT_CHECK(Snap.Launch->LocalMemSize > P.LocalMemSize, CL_OUT_OF_RESOURCES,
                "the kernel uses more __local memory than the device has");
     WEFT_TRY(Wait, waitList(NumEvents, Events, &Queue->context()));
     Enqueue E{Queue, std::move(Wait)};
     return submitNew<KernelCommand>(E, Out, false, *Kern, std::move(Snap), Range);
+  });
+}
+
+// cl_khr_suggested_local_work_size (core in OpenCL 3.1): the local size a
+// NULL local_work_size gets for the same launch (resolveNDRange), so that
+// the suggestion and the launch agree.
+cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSize(cl_command_queue Q, cl_kernel K,
+                                                     cl_uint WorkDim, const size_t *GlobalOffset,
+                                                     const size_t *GlobalSize,
+                                                     size_t *Suggested) {
+  return entry([&]() -> Status {
+    WEFT_TRY(Queue, hostQueue(Q));
+    WEFT_TRY(Kern, get<Kernel>(K));
+    WEFT_CHECK(!GlobalSize, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+    for (cl_uint I = 0; I < WorkDim && I < 3; ++I)
+      WEFT_CHECK(GlobalSize[I] == 0, CL_INVALID_GLOBAL_WORK_SIZE,
+                 "a global_work_size value is 0");
+    WEFT_TRY(Range, kernelRange(*Queue, *Kern, WorkDim, GlobalOffset, GlobalSize, nullptr));
+    WEFT_CHECK(!Suggested, CL_INVALID_VALUE, "suggested_local_work_size is NULL");
+    if (Status Ready = Kern->argumentsReady(); !Ready)
+      return Ready;
+    WEFT_CHECK(Kern->localMemSize() > Queue->device().props().LocalMemSize, CL_OUT_OF_RESOURCES,
+               "the kernel uses more __local memory than the device has");
+    std::copy(Range.Local.begin(), Range.Local.begin() + WorkDim, Suggested);
+    return {};
   });
 }
 

@@ -192,7 +192,10 @@ Result<KernelArgValue> decodeArg(const Kernel &K, const KernelArgDesc &A, size_t
   switch (A.Kind) {
   case ArgKind::LocalPointer:
     WEFT_CHECK(Value, CL_INVALID_ARG_VALUE, "a __local argument takes a NULL arg_value");
-    WEFT_CHECK(Size == 0, CL_INVALID_ARG_SIZE, "a __local argument needs a size > 0");
+    // OpenCL 3.1 allows a size of 0 (a kernel that leaves the argument
+    // alone); before, it was an error.
+    WEFT_CHECK(Size == 0 && OpenCLVersion < CL_MAKE_VERSION(3, 1, 0), CL_INVALID_ARG_SIZE,
+               "a __local argument needs a size > 0 before OpenCL 3.1");
     return KernelArgValue(ArgLocalSize{Size});
   case ArgKind::GlobalPointer:
   case ArgKind::ConstantPointer: {

@@ -1,12 +1,15 @@
 // clGetPlatformIDs, clGetPlatformInfo, clGetDeviceIDs, clGetDeviceInfo,
 // sub-devices, and the host timers.
 #include "runtime/api/Api.h"
+#include "runtime/BuildIdentity.h"
 #include "runtime/api/Entry.h"
 #include "runtime/platform/Capabilities.h"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <string>
+#include <string_view>
 
 namespace weft::api {
 
@@ -36,6 +39,51 @@ template <size_t N> std::vector<cl_name_version> withVersion(const NamedVersion 
 /// "3.0" for CL_MAKE_VERSION(3, 0, 0): the <major>.<minor> of version strings.
 std::string versionText(cl_version V) {
   return std::to_string(CL_VERSION_MAJOR(V)) + "." + std::to_string(CL_VERSION_MINOR(V));
+}
+
+using Uuid = std::array<cl_uchar, CL_UUID_SIZE_KHR>;
+
+/// A UUID named by Parts: their 128-bit FNV-1a hash (each part length-
+/// prefixed, so the split is part of the name), marked as an RFC 9562
+/// UUID of version 8 (application-defined) and the RFC variant. The same
+/// parts give the same UUID in every process.
+Uuid uuidOf(std::initializer_list<std::string_view> Parts) {
+  using U128 = unsigned __int128;
+  const U128 Prime = (U128(1) << 88) | 0x13b;
+  U128 H = (U128(0x6c62272e07bb0142ULL) << 64) | 0x62b821756295c58dULL;
+  auto mix = [&](const void *Data, size_t Size) {
+    for (size_t I = 0; I < Size; ++I) {
+      H ^= static_cast<const unsigned char *>(Data)[I];
+      H *= Prime;
+    }
+  };
+  for (std::string_view P : Parts) {
+    const uint64_t Size = P.size();
+    mix(&Size, sizeof(Size));
+    mix(P.data(), P.size());
+  }
+  Uuid Out;
+  for (size_t I = 0; I < Out.size(); ++I)
+    Out[I] = cl_uchar(H >> (8 * (Out.size() - 1 - I)));
+  Out[6] = cl_uchar((Out[6] & 0x0f) | 0x80); // version 8
+  Out[8] = cl_uchar((Out[8] & 0x3f) | 0x80); // variant 10
+  return Out;
+}
+
+/// CL_DRIVER_UUID: this build of the library (its GNU build ID).
+Uuid driverUuid() { return uuidOf({"Weft driver", WEFT_VERSION_STRING, rt::buildIdentity()}); }
+
+/// CL_DEVICE_UUID: the device a build of the library makes of this CPU:
+/// the same library on the same kind of CPU (and ISA, which WEFT_CPU may
+/// choose) is the same device, in any process; how many of its cores the
+/// process may use does not change it.
+Uuid deviceUuid(const DeviceProperties &P) {
+  return uuidOf({"Weft CPU device", rt::buildIdentity(), P.Vendor, P.Name, P.IsaName,
+                 std::to_string(P.SimdBytes)});
+}
+
+template <size_t N> std::vector<const char *> names(const char *const (&List)[N]) {
+  return std::vector<const char *>(std::begin(List), std::end(List));
 }
 
 Result<InfoValue> platformInfo(cl_platform_info Param) {
@@ -84,7 +132,7 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
     return InfoValue(P.ComputeUnits);
   case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
     return InfoValue(cl_uint(3));
-  case CL_DEVICE_MAX_WORK_ITEM_SIZES:
+  case CL_DEVICE_MAX_WORK_ITEM_SIZES: // CL_DEVICE_MAX_WORK_GROUP_SIZES, its 3.1 name
     return InfoValue(std::vector<size_t>{MaxWg, MaxWg, MaxWg});
   case CL_DEVICE_MAX_WORK_GROUP_SIZE:
     return InfoValue(MaxWg);
@@ -290,6 +338,28 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
     return InfoValue(DeviceQueues.Capabilities);
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
     return InfoValue(size_t(FloatLanes));
+  // cl_khr_device_uuid: no LUID (a Windows notion), one node.
+  case CL_DEVICE_UUID_KHR:
+    return InfoValue(deviceUuid(P));
+  case CL_DRIVER_UUID_KHR:
+    return InfoValue(driverUuid());
+  case CL_DEVICE_LUID_VALID_KHR:
+    return InfoValue(cl_bool(CL_FALSE));
+  case CL_DEVICE_LUID_KHR:
+    return InfoValue(std::array<cl_uchar, CL_LUID_SIZE_KHR>{});
+  case CL_DEVICE_NODE_MASK_KHR:
+    return InfoValue(cl_uint(0));
+  // cl_khr_spirv_queries: what the SPIR-V front end accepts.
+  case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR:
+    return InfoValue(names(SpirvExtendedInstructionSets));
+  case CL_DEVICE_SPIRV_EXTENSIONS_KHR:
+    return InfoValue(names(SpirvExtensions));
+  case CL_DEVICE_SPIRV_CAPABILITIES_KHR: {
+    std::vector<cl_uint> Values;
+    for (const SpirvCapability &C : SpirvCapabilities)
+      Values.push_back(C.Value);
+    return InfoValue(Values);
+  }
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
     // A valid date that names no CTS release: Weft has not passed one yet.
     return InfoValue("v2000-01-01-00");

@@ -9,7 +9,7 @@
 
 #include "weft/Version.h"
 
-#include <CL/cl.h>
+#include "weft/OpenCLNames.h"
 
 #include <cstddef>
 #include <string_view>
@@ -55,6 +55,9 @@ constexpr NamedVersion DeviceExtensions[] = {
     {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_intel_required_subgroup_size", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_spirv_queries", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_suggested_local_work_size", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)},
@@ -199,6 +202,65 @@ constexpr NamedVersion IntermediateLanguages[] = {
     {"SPIR-V", CL_MAKE_VERSION(1, 4, 0)},
 };
 
+/// A SPIR-V capability: its name in the SPIR-V specification and its value.
+struct SpirvCapability {
+  const char *Name;
+  cl_uint Value;
+};
+
+/// What the SPIR-V front end accepts beyond the core of the versions above
+/// (cl_khr_spirv_queries: CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS,
+/// _EXTENSIONS and _CAPABILITIES answer from these lists). A module that
+/// imports another extended instruction set, declares another extension or
+/// another capability is refused by SpirvFrontend::validate, so the
+/// queries and the front end cannot disagree. Each entry is here because
+/// the translator reads it and the device runs what it brings: images,
+/// pipes, device-side enqueue, the generic address space, 64-bit atomics
+/// and the sub-group families are all reported features; Float16 (half
+/// arithmetic) waits for cl_khr_fp16, and NamedBarrier and PipeStorage
+/// (OpenCL 2.2) are not offered.
+constexpr const char *SpirvExtendedInstructionSets[] = {
+    "OpenCL.std",
+    // What clang -g and llvm-spirv emit for debug information: accepted,
+    // and dropped (SpirvLowering.h, withoutDebugInfo).
+    "OpenCL.DebugInfo.100",
+};
+constexpr const char *SpirvExtensions[] = {
+    "SPV_KHR_subgroup_rotate",
+};
+constexpr SpirvCapability SpirvCapabilities[] = {
+    {"Addresses", 4},
+    {"Linkage", 5},
+    {"Kernel", 6},
+    {"Vector16", 7},
+    {"Float16Buffer", 8},
+    {"Float64", 10},
+    {"Int64", 11},
+    {"Int64Atomics", 12},
+    {"ImageBasic", 13},
+    {"ImageReadWrite", 14},
+    {"Pipes", 17},
+    {"Groups", 18},
+    {"DeviceEnqueue", 19},
+    {"LiteralSampler", 20},
+    {"Int16", 22},
+    {"GenericPointer", 38},
+    {"Int8", 39},
+    {"Sampled1D", 43},
+    {"Image1D", 44},
+    {"SampledBuffer", 46},
+    {"ImageBuffer", 47},
+    {"SubgroupDispatch", 58},
+    {"GroupNonUniform", 61},
+    {"GroupNonUniformVote", 62},
+    {"GroupNonUniformArithmetic", 63},
+    {"GroupNonUniformBallot", 64},
+    {"GroupNonUniformShuffle", 65},
+    {"GroupNonUniformShuffleRelative", 66},
+    {"GroupNonUniformClustered", 67},
+    {"GroupNonUniformRotateKHR", 6026},
+};
+
 /// OpenCL C versions the compiler accepts for this device.
 constexpr NamedVersion OpenCLCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(1, 0, 0)},
@@ -252,5 +314,38 @@ static_assert(!(SvmCapabilities & CL_DEVICE_SVM_ATOMICS) ||
 static_assert(!hasMajorVersion(OpenCLCVersions, 2) ||
               (Images.Supported && Pipes.Supported && SvmCapabilities != 0 &&
                DeviceQueues.Capabilities != 0));
+
+// The SPIR-V lists follow the features: a capability is accepted exactly
+// when what it brings is reported.
+template <size_t N> constexpr bool hasCapability(const SpirvCapability (&List)[N], cl_uint V) {
+  for (const SpirvCapability &C : List)
+    if (C.Value == V)
+      return true;
+  return false;
+}
+template <size_t N>
+constexpr bool hasName(const char *const (&List)[N], std::string_view Name) {
+  for (const char *E : List)
+    if (Name == E)
+      return true;
+  return false;
+}
+static_assert(hasCapability(SpirvCapabilities, 13 /* ImageBasic */) == Images.Supported);
+static_assert(hasCapability(SpirvCapabilities, 14 /* ImageReadWrite */) ==
+              listed(OpenCLCFeatures, "__opencl_c_read_write_images"));
+static_assert(hasCapability(SpirvCapabilities, 17 /* Pipes */) == Pipes.Supported);
+static_assert(hasCapability(SpirvCapabilities, 19 /* DeviceEnqueue */) ==
+              (DeviceQueues.Capabilities != 0));
+static_assert(hasCapability(SpirvCapabilities, 38 /* GenericPointer */) == GenericAddressSpace);
+static_assert(hasCapability(SpirvCapabilities, 10 /* Float64 */) ==
+              listed(DeviceExtensions, "cl_khr_fp64"));
+static_assert(hasCapability(SpirvCapabilities, 12 /* Int64Atomics */) ==
+              listed(DeviceExtensions, "cl_khr_int64_base_atomics"));
+static_assert(hasCapability(SpirvCapabilities, 64 /* GroupNonUniformBallot */) ==
+              listed(DeviceExtensions, "cl_khr_subgroup_ballot"));
+static_assert(hasCapability(SpirvCapabilities, 6026 /* GroupNonUniformRotateKHR */) ==
+              listed(DeviceExtensions, "cl_khr_subgroup_rotate"));
+static_assert(hasName(SpirvExtensions, "SPV_KHR_subgroup_rotate") ==
+              listed(DeviceExtensions, "cl_khr_subgroup_rotate"));
 
 } // namespace weft::rt

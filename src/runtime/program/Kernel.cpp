@@ -81,7 +81,36 @@ template <typename... Fs> struct Overloaded : Fs... {
   using Fs::operator()...;
 };
 template <typename... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
+
+Error unsetArgument(const KernelDesc &Desc, size_t I) {
+  return makeError(CL_INVALID_KERNEL_ARGS, "argument " + std::to_string(I) + " of kernel " +
+                                               Desc.Name + " is not set");
+}
+
+Error releasedArgument(const KernelDesc &Desc, size_t I) {
+  return makeError(CL_INVALID_KERNEL_ARGS,
+                   "argument " + std::to_string(I) + " of kernel " + Desc.Name +
+                       " names a memory object the application has released");
+}
 } // namespace
+
+Status Kernel::argumentsReady() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (std::holds_alternative<ArgUnset>(Args[I]))
+      return unsetArgument(Desc, I);
+    const WeakRef<MemObject> *Mem = nullptr;
+    if (const auto *B = std::get_if<ArgBuffer>(&Args[I]); B && B->Mem.named())
+      Mem = &B->Mem;
+    else if (const auto *Img = std::get_if<ArgImage>(&Args[I]))
+      Mem = &Img->Mem;
+    else if (const auto *P = std::get_if<ArgPipe>(&Args[I]))
+      Mem = &P->Mem;
+    if (Mem && !Mem->lock())
+      return releasedArgument(Desc, I);
+  }
+  return {};
+}
 
 Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range, const DeviceProperties &P) const {
   Snapshot S;
@@ -120,19 +149,13 @@ Result<Kernel::Snapshot> Kernel::snapshot(const NDRange &Range, const DeviceProp
     auto memory = [&](const WeakRef<MemObject> &W) -> Status {
       Ref<MemObject> M = W.lock();
       if (!M)
-        return makeError(CL_INVALID_KERNEL_ARGS,
-                         "argument " + std::to_string(I) + " of kernel " + Desc.Name +
-                             " names a memory object the application has released");
+        return releasedArgument(Desc, I);
       S.MemObjects.push_back(M);
       return pointer(M->kernelArgument());
     };
     Status Ok = std::visit(
         Overloaded{
-            [&](const ArgUnset &) -> Status {
-              return makeError(CL_INVALID_KERNEL_ARGS, "argument " + std::to_string(I) +
-                                                           " of kernel " + Desc.Name +
-                                                           " is not set");
-            },
+            [&](const ArgUnset &) -> Status { return unsetArgument(Desc, I); },
             [&](const ArgBytes &V) {
               if (I < 64 && (Desc.ConditionArgs >> I & 1) && V.Bytes.size() <= 8) {
                 uint64_t Value = 0;

@@ -48,6 +48,10 @@ public:
     return kernelMaxWorkGroupSize(Desc, P);
   }
 
+  /// CL_INVALID_KERNEL_ARGS if an argument is not set or names a memory
+  /// object the application has released (what snapshot would find first).
+  Status argumentsReady() const;
+
   /// The launch of the current arguments (its NDRange still to be set),
   /// plus the memory objects it must keep alive.
   struct Snapshot {

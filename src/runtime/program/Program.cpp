@@ -140,7 +140,7 @@ Status checkOpenCLCVersion(const std::string &Options, cl_int FailCode) {
   // Only the versions the language has; anything else is a malformed option,
   // which the compiler reports as CL_INVALID_BUILD_OPTIONS.
   if (Value != "CL1.0" && Value != "CL1.1" && Value != "CL1.2" && Value != "CL2.0" &&
-      Value != "CL3.0")
+      Value != "CL3.0" && Value != "CL3.1")
     return {};
   std::sscanf(Value.c_str(), "CL%u.%u", &Major, &Minor);
   for (const NamedVersion &V : OpenCLCVersions)

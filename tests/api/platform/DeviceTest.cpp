@@ -4,10 +4,15 @@
 // _WITH_VERSION forms agree with the string forms, and the device-level
 // entry points return the error codes the specification lists.
 #include "ApiTest.h"
+#include "weft/OpenCLNames.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 
@@ -147,6 +152,16 @@ const ParamSpec DeviceParams[] = {
     FIXED(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, cl_device_device_enqueue_capabilities),
     FIXED(CL_DEVICE_PIPE_SUPPORT, cl_bool),
     STRING(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED),
+    // cl_khr_device_uuid
+    FIXED(CL_DEVICE_UUID_KHR, cl_uchar[CL_UUID_SIZE_KHR]),
+    FIXED(CL_DRIVER_UUID_KHR, cl_uchar[CL_UUID_SIZE_KHR]),
+    FIXED(CL_DEVICE_LUID_VALID_KHR, cl_bool),
+    FIXED(CL_DEVICE_LUID_KHR, cl_uchar[CL_LUID_SIZE_KHR]),
+    FIXED(CL_DEVICE_NODE_MASK_KHR, cl_uint),
+    // cl_khr_spirv_queries
+    ARRAY(CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, const char *),
+    ARRAY(CL_DEVICE_SPIRV_EXTENSIONS_KHR, const char *),
+    ARRAY(CL_DEVICE_SPIRV_CAPABILITIES_KHR, cl_uint),
 };
 
 #undef FIXED
@@ -448,4 +463,113 @@ TEST_F(WithDevice, HostTimers) {
   EXPECT_EQ(clGetHostTimer(wrongHandle<cl_device_id>(Platform), &Host0), CL_INVALID_DEVICE);
   EXPECT_EQ(clGetDeviceAndHostTimer(wrongHandle<cl_device_id>(Platform), &Dev0, &Host0),
             CL_INVALID_DEVICE);
+}
+
+namespace {
+using UuidBytes = std::array<cl_uchar, CL_UUID_SIZE_KHR>;
+
+UuidBytes uuid(cl_device_id D, cl_device_info Param) {
+  UuidBytes U{};
+  EXPECT_EQ(clGetDeviceInfo(D, Param, U.size(), U.data(), nullptr), CL_SUCCESS);
+  return U;
+}
+
+std::string hex(const UuidBytes &U) {
+  std::string S;
+  char B[3];
+  for (cl_uchar C : U) {
+    std::snprintf(B, sizeof(B), "%02x", C);
+    S += B;
+  }
+  return S;
+}
+} // namespace
+
+// cl_khr_device_uuid: well-formed UUIDs (RFC 9562, version 8), distinct for
+// the device and the driver, no LUID.
+TEST_F(WithDevice, DeviceAndDriverUuids) {
+  const UuidBytes Dev = uuid(Device, CL_DEVICE_UUID_KHR);
+  const UuidBytes Drv = uuid(Device, CL_DRIVER_UUID_KHR);
+  EXPECT_NE(Dev, Drv);
+  EXPECT_NE(Dev, UuidBytes{});
+  for (const UuidBytes &U : {Dev, Drv}) {
+    EXPECT_EQ(U[6] >> 4, 8) << hex(U) << ": version";
+    EXPECT_EQ(U[8] >> 6, 2) << hex(U) << ": variant";
+  }
+  EXPECT_EQ(uuid(Device, CL_DEVICE_UUID_KHR), Dev) << "asked again";
+  cl_bool LuidValid = CL_TRUE;
+  ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_LUID_VALID_KHR, sizeof(LuidValid), &LuidValid,
+                            nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(LuidValid, cl_bool(CL_FALSE));
+  cl_uint NodeMask = 1;
+  ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_NODE_MASK_KHR, sizeof(NodeMask), &NodeMask,
+                            nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(NodeMask, 0u);
+  // The core names of OpenCL 3.1 are the same queries.
+  EXPECT_EQ(uuid(Device, CL_DEVICE_UUID), Dev);
+  EXPECT_EQ(uuid(Device, CL_DRIVER_UUID), Drv);
+}
+
+// Run in a child process by SameUuidsInAnotherProcess: prints the two
+// UUIDs for the parent to compare.
+TEST_F(WithDevice, PrintUuidsForParent) {
+  if (!std::getenv("WEFT_TEST_PRINT_UUIDS"))
+    GTEST_SKIP() << "run by SameUuidsInAnotherProcess";
+  std::printf("UUIDS %s %s\n", hex(uuid(Device, CL_DEVICE_UUID_KHR)).c_str(),
+              hex(uuid(Device, CL_DRIVER_UUID_KHR)).c_str());
+}
+
+// The UUIDs name the library build and the CPU, not the process.
+TEST_F(WithDevice, SameUuidsInAnotherProcess) {
+  char Self[4096] = {};
+  ASSERT_GT(readlink("/proc/self/exe", Self, sizeof(Self) - 1), 0);
+  const std::string Command = "WEFT_TEST_PRINT_UUIDS=1 '" + std::string(Self) +
+                              "' --gtest_filter=WithDevice.PrintUuidsForParent";
+  FILE *Child = popen(Command.c_str(), "r");
+  ASSERT_NE(Child, nullptr);
+  std::string Output;
+  char Line[512];
+  while (std::fgets(Line, sizeof(Line), Child))
+    Output += Line;
+  ASSERT_EQ(pclose(Child), 0) << Output;
+  const std::string Want = "UUIDS " + hex(uuid(Device, CL_DEVICE_UUID_KHR)) + " " +
+                           hex(uuid(Device, CL_DRIVER_UUID_KHR)) + "\n";
+  EXPECT_NE(Output.find(Want), std::string::npos) << Output;
+}
+
+// cl_khr_spirv_queries: what every OpenCL device with SPIR-V must accept,
+// and what this device's features bring, is listed; the lists answer as
+// arrays of what they hold.
+TEST_F(WithDevice, SpirvQueriesListWhatTheFeaturesNeed) {
+  EXPECT_TRUE(splitWords(infoString(clGetDeviceInfo, Device, CL_DEVICE_EXTENSIONS))
+                  .count("cl_khr_spirv_queries"));
+  std::set<std::string> Sets, Extensions;
+  for (const char *S : infoArray<const char *>(Device, CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR))
+    Sets.insert(S);
+  for (const char *S : infoArray<const char *>(Device, CL_DEVICE_SPIRV_EXTENSIONS_KHR))
+    Extensions.insert(S);
+  const std::vector<cl_uint> Caps = infoArray<cl_uint>(Device, CL_DEVICE_SPIRV_CAPABILITIES_KHR);
+  const std::set<cl_uint> CapSet(Caps.begin(), Caps.end());
+  EXPECT_EQ(CapSet.size(), Caps.size()) << "a capability listed twice";
+  EXPECT_TRUE(Sets.count("OpenCL.std"));
+  // Addresses, Linkage, Kernel, Vector16, Float16Buffer, Int64, Int16, Int8:
+  // required of every full-profile device.
+  for (cl_uint C : {4u, 5u, 6u, 7u, 8u, 11u, 22u, 39u})
+    EXPECT_TRUE(CapSet.count(C)) << "capability " << C;
+  // Images (ImageBasic, Image1D, Sampled1D, ImageBuffer, SampledBuffer,
+  // LiteralSampler, ImageReadWrite), generic pointers, Groups, pipes,
+  // device-side enqueue, SubgroupDispatch, Float64, Int64Atomics.
+  for (cl_uint C : {13u, 44u, 43u, 47u, 46u, 20u, 14u, 38u, 18u, 17u, 19u, 58u, 10u, 12u})
+    EXPECT_TRUE(CapSet.count(C)) << "capability " << C;
+  // The sub-group families, and the rotate extension with its capability.
+  for (cl_uint C : {61u, 62u, 63u, 64u, 65u, 66u, 67u, 6026u})
+    EXPECT_TRUE(CapSet.count(C)) << "capability " << C;
+  EXPECT_TRUE(Extensions.count("SPV_KHR_subgroup_rotate"));
+  // Nothing the device does not offer: half arithmetic (Float16), mipmaps.
+  EXPECT_FALSE(CapSet.count(9u));
+  EXPECT_FALSE(CapSet.count(15u));
+  // The 3.1 names are the same queries.
+  EXPECT_EQ(infoArray<cl_uint>(Device, CL_DEVICE_SPIRV_CAPABILITIES), Caps);
 }

@@ -321,9 +321,14 @@ TEST_F(Kernels, SetArgErrors) {
   EXPECT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &NotMem), CL_INVALID_MEM_OBJECT);
   cl_mem Null = nullptr;
   EXPECT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Null), CL_SUCCESS) << "a NULL buffer is allowed";
-  // __local: NULL value and a non-zero size.
+  // __local: NULL value, and a non-zero size before OpenCL 3.1.
   EXPECT_EQ(clSetKernelArg(A, 2, 64, &M), CL_INVALID_ARG_VALUE);
-  EXPECT_EQ(clSetKernelArg(A, 2, 0, nullptr), CL_INVALID_ARG_SIZE);
+  cl_version Version = 0;
+  ASSERT_EQ(clGetPlatformInfo(Platform, CL_PLATFORM_NUMERIC_VERSION, sizeof(Version), &Version,
+                              nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(clSetKernelArg(A, 2, 0, nullptr),
+            Version >= CL_MAKE_VERSION(3, 1, 0) ? CL_SUCCESS : CL_INVALID_ARG_SIZE);
   EXPECT_EQ(clSetKernelArg(A, 2, 64, nullptr), CL_SUCCESS);
   EXPECT_EQ(clSetKernelArg(wrongHandle<cl_kernel>(M), 0, sizeof(I), &I), CL_INVALID_KERNEL);
 }

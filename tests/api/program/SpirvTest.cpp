@@ -283,6 +283,39 @@ TEST_F(Spirv, UndecodableInstructionsAreRefused) {
   EXPECT_EQ(P, nullptr);
 }
 
+// What a module declares it needs must be on the device's lists
+// (cl_khr_spirv_queries), whether or not it uses it:
+// clCreateProgramWithIL refuses it with CL_INVALID_VALUE.
+TEST_F(Spirv, UnlistedCapabilitiesExtensionsAndImportsAreRefused) {
+  for (const char *Name :
+       {"undeclared_capability.spv", "undeclared_extension.spv", "undeclared_import.spv"}) {
+    SCOPED_TRACE(Name);
+    EXPECT_EQ(fromIL(readSpirv(Name), CL_INVALID_VALUE), nullptr);
+  }
+}
+
+// A module with debug information (clang -g, llvm-spirv) imports
+// OpenCL.DebugInfo.100, which the device lists and accepts.
+TEST_F(Spirv, DebugInformationIsAccepted) {
+  cl_program P = fromIL(readSpirv("debug_info.spv"));
+  ASSERT_NE(P, nullptr);
+  ASSERT_EQ(clBuildProgram(P, 1, &Device, "", nullptr, nullptr), CL_SUCCESS) << buildLog(P);
+  cl_int Err;
+  cl_kernel K = clCreateKernel(P, "scaled", &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedKernels.push_back(K);
+  cl_mem Out = buffer(64 * sizeof(cl_int));
+  const cl_int Factor = 3;
+  ASSERT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(K, 1, sizeof(Factor), &Factor), CL_SUCCESS);
+  const size_t N = 64;
+  ASSERT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<cl_int> Got = read<cl_int>(Out, N);
+  for (size_t I = 0; I < N; ++I)
+    EXPECT_EQ(Got[I], cl_int(I) * Factor + 1) << I;
+}
+
 // OpPtrEqual, OpPtrNotEqual, OpPtrDiff, OpSizeOf, OpCopyLogical and a
 // two-operand OpCopyMemory, which the translator cannot decode, run after
 // Weft's lowering with the results the module's comment lists.
