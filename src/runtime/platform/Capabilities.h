@@ -58,6 +58,8 @@ constexpr NamedVersion DeviceExtensions[] = {
     {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_spirv_queries", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_suggested_local_work_size", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_spirv_linkonce_odr", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_spirv_no_integer_wrap_decoration", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)},
@@ -227,6 +229,11 @@ constexpr const char *SpirvExtendedInstructionSets[] = {
 };
 constexpr const char *SpirvExtensions[] = {
     "SPV_KHR_subgroup_rotate",
+    // LinkOnceODR linkage: LLVM's linkonce_odr, which clLinkProgram's
+    // linker merges.
+    "SPV_KHR_linkonce_odr",
+    // NoSignedWrap/NoUnsignedWrap: LLVM's nsw/nuw flags.
+    "SPV_KHR_no_integer_wrap_decoration",
 };
 constexpr SpirvCapability SpirvCapabilities[] = {
     {"Addresses", 4},
@@ -347,5 +354,9 @@ static_assert(hasCapability(SpirvCapabilities, 6026 /* GroupNonUniformRotateKHR 
               listed(DeviceExtensions, "cl_khr_subgroup_rotate"));
 static_assert(hasName(SpirvExtensions, "SPV_KHR_subgroup_rotate") ==
               listed(DeviceExtensions, "cl_khr_subgroup_rotate"));
+static_assert(hasName(SpirvExtensions, "SPV_KHR_linkonce_odr") ==
+              listed(DeviceExtensions, "cl_khr_spirv_linkonce_odr"));
+static_assert(hasName(SpirvExtensions, "SPV_KHR_no_integer_wrap_decoration") ==
+              listed(DeviceExtensions, "cl_khr_spirv_no_integer_wrap_decoration"));
 
 } // namespace weft::rt

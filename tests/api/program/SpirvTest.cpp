@@ -34,6 +34,22 @@ protected:
     return P;
   }
 
+  /// Runs the one-argument kernel Name of P over N work-items and returns
+  /// the uints it wrote.
+  std::vector<cl_uint> runOut(cl_program P, const char *Name, size_t N) {
+    cl_int Err;
+    cl_kernel K = clCreateKernel(P, Name, &Err);
+    EXPECT_EQ(Err, CL_SUCCESS);
+    if (!K)
+      return {};
+    OwnedKernels.push_back(K);
+    cl_mem Out = buffer(N * sizeof(cl_uint));
+    EXPECT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
+    EXPECT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    return read<cl_uint>(Out, N);
+  }
+
   /// Runs group_sums over 256 work-items in groups of 64 and checks it.
   void checkGroupSums(cl_program P) {
     cl_int Err;
@@ -292,6 +308,36 @@ TEST_F(Spirv, UnlistedCapabilitiesExtensionsAndImportsAreRefused) {
     SCOPED_TRACE(Name);
     EXPECT_EQ(fromIL(readSpirv(Name), CL_INVALID_VALUE), nullptr);
   }
+}
+
+// cl_khr_spirv_linkonce_odr: two programs each defining twice() with
+// LinkOnceODR linkage link into one, with one twice().
+TEST_F(Spirv, LinkOnceOdrFunctionsMergeAtLink) {
+  cl_program Parts[2] = {fromIL(readSpirv("linkonce_a.spv")), fromIL(readSpirv("linkonce_b.spv"))};
+  for (cl_program Part : Parts) {
+    ASSERT_NE(Part, nullptr);
+    ASSERT_EQ(clCompileProgram(Part, 1, &Device, "", 0, nullptr, nullptr, nullptr, nullptr),
+              CL_SUCCESS)
+        << buildLog(Part);
+  }
+  cl_int Err;
+  cl_program Linked = clLinkProgram(Context, 1, &Device, "", 2, Parts, nullptr, nullptr, &Err);
+  ASSERT_EQ(Err, CL_SUCCESS);
+  OwnedPrograms.push_back(Linked);
+  std::vector<cl_uint> Got = runOut(Linked, "k", 100);
+  for (cl_uint I = 0; I < Got.size(); ++I)
+    EXPECT_EQ(Got[I], 2 * I + 1) << I;
+}
+
+// cl_khr_spirv_no_integer_wrap_decoration: the decorations are read (as
+// LLVM's nsw and nuw) and arithmetic that does not wrap computes as written.
+TEST_F(Spirv, NoIntegerWrapDecorationsAreAccepted) {
+  cl_program P = fromIL(readSpirv("no_wrap.spv"));
+  ASSERT_NE(P, nullptr);
+  ASSERT_EQ(clBuildProgram(P, 1, &Device, "", nullptr, nullptr), CL_SUCCESS) << buildLog(P);
+  std::vector<cl_uint> Got = runOut(P, "no_wrap", 1000);
+  for (cl_uint I = 0; I < Got.size(); ++I)
+    EXPECT_EQ(Got[I], (I + 5) * 3 - 1) << I;
 }
 
 // A module with debug information (clang -g, llvm-spirv) imports
