@@ -20,7 +20,10 @@ enum Opcode : uint32_t {
   OpName = 5,
   OpEntryPoint = 15,
   OpDecorate = 71,
+  OpTypeBool = 20,
   OpTypeInt = 21,
+  OpTypeFloat = 22,
+  OpConstantFalse = 42,
   OpTypeArray = 28,
   OpTypeStruct = 30,
   OpTypePointer = 32,
@@ -114,7 +117,12 @@ public:
     for (const Instruction &I : Module) {
       InFunctions |= I.opcode() == OpFunction;
       if (!InFunctions) {
-        Globals.insert(Globals.end(), I.Words.begin(), I.Words.end());
+        if (I.opcode() == OpConstantNull) {
+          const Instruction Zero = scalarZero(I);
+          Globals.insert(Globals.end(), Zero.Words.begin(), Zero.Words.end());
+        } else {
+          Globals.insert(Globals.end(), I.Words.begin(), I.Words.end());
+        }
         continue;
       }
       Out = &Body;
@@ -167,6 +175,32 @@ private:
   }
 
   uint32_t fresh() { return Bound++; }
+
+  /// An OpConstantNull of a scalar type as the constant it stands for
+  /// (OpConstantFalse, or an OpConstant of zero words): the translator
+  /// asserts on a scalar OpConstantNull, which SPIR-V allows. Others are
+  /// returned as they are.
+  Instruction scalarZero(const Instruction &Null) const {
+    const Instruction &Type = definition(Null.TypeId);
+    Instruction Zero = Null;
+    switch (Type.opcode()) {
+    case OpTypeBool:
+      Zero.Words = {3u << 16 | OpConstantFalse, Null.TypeId, Null.ResultId};
+      break;
+    case OpTypeInt:
+    case OpTypeFloat: {
+      const uint32_t Width = Type.Words[2], Literal = (Width + 31) / 32;
+      Zero.Words.assign(3 + Literal, 0);
+      Zero.Words[0] = (3 + Literal) << 16 | OpConstant;
+      Zero.Words[1] = Null.TypeId;
+      Zero.Words[2] = Null.ResultId;
+      break;
+    }
+    default:
+      break;
+    }
+    return Zero;
+  }
 
   /// Replaces the literal string at I.Words[At] with S.
   static void replaceString(Instruction &I, size_t At, const std::string &S) {

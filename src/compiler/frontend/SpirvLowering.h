@@ -25,6 +25,8 @@
 //   OpCopyMemorySized %t %s %n <t ops> <s ops>
 //                                   ->  OpCopyMemorySized %t %s %n <t ops>
 //                                       (the source's Volatile bit kept)
+//   %z = OpConstantNull %scalar     ->  %z = OpConstant %scalar 0 (integers,
+//                                       floats), OpConstantFalse (bool)
 //
 // The size of a pointee is the address of element 1 of a null pointer, so
 // the type layout stays the translator's own. New ids extend the bound;

@@ -354,6 +354,10 @@ static_assert(hasCapability(SpirvCapabilities, 6026 /* GroupNonUniformRotateKHR 
               listed(DeviceExtensions, "cl_khr_subgroup_rotate"));
 static_assert(hasName(SpirvExtensions, "SPV_KHR_subgroup_rotate") ==
               listed(DeviceExtensions, "cl_khr_subgroup_rotate"));
+static_assert(hasName(SpirvExtensions, "SPV_KHR_expect_assume") ==
+              listed(DeviceExtensions, "cl_khr_expect_assume"));
+static_assert(hasCapability(SpirvCapabilities, 5629 /* ExpectAssumeKHR */) ==
+              listed(DeviceExtensions, "cl_khr_expect_assume"));
 static_assert(hasName(SpirvExtensions, "SPV_KHR_linkonce_odr") ==
               listed(DeviceExtensions, "cl_khr_spirv_linkonce_odr"));
 static_assert(hasName(SpirvExtensions, "SPV_KHR_no_integer_wrap_decoration") ==

@@ -340,6 +340,17 @@ TEST_F(Spirv, NoIntegerWrapDecorationsAreAccepted) {
     EXPECT_EQ(Got[I], (I + 5) * 3 - 1) << I;
 }
 
+// Scalar OpConstantNull (valid SPIR-V the translator asserts on) is lowered
+// to the constant it stands for, and the kernel runs.
+TEST_F(Spirv, ScalarNullConstantsAreLowered) {
+  cl_program P = fromIL(readSpirv("scalar_nulls.spv"));
+  ASSERT_NE(P, nullptr);
+  ASSERT_EQ(clBuildProgram(P, 1, &Device, "", nullptr, nullptr), CL_SUCCESS) << buildLog(P);
+  std::vector<cl_uint> Got = runOut(P, "scalar_nulls", 100);
+  for (cl_uint I = 0; I < Got.size(); ++I)
+    EXPECT_EQ(Got[I], I) << I;
+}
+
 // A module with debug information (clang -g, llvm-spirv) imports
 // OpenCL.DebugInfo.100, which the device lists and accepts.
 TEST_F(Spirv, DebugInformationIsAccepted) {
