@@ -10,6 +10,7 @@
 #include "weft/Version.h"
 
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 
 #include <cstddef>
 #include <string_view>
@@ -59,6 +60,8 @@ constexpr NamedVersion DeviceExtensions[] = {
     {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_srgb_image_writes", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_extended_bit_ops", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0)},
 };
 
 /// OpenCL C 3.0 optional features.
@@ -78,6 +81,11 @@ constexpr NamedVersion OpenCLCFeatures[] = {
     {"__opencl_c_read_write_images", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_3d_image_writes", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_device_enqueue", CL_MAKE_VERSION(3, 0, 0)},
+    // cl_khr_integer_dot_product's (IntegerDotProduct below). A feature's
+    // version is the OpenCL C version that introduced its macro (OpenCL
+    // 3.0, CL_DEVICE_OPENCL_C_FEATURES): these are OpenCL C 3.0 features.
+    {"__opencl_c_integer_dot_product_input_4x8bit", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_integer_dot_product_input_4x8bit_packed", CL_MAKE_VERSION(3, 0, 0)},
 };
 
 /// Images and samplers (CL_DEVICE_IMAGE_SUPPORT and the image limits): host
@@ -252,5 +260,24 @@ static_assert(!(SvmCapabilities & CL_DEVICE_SVM_ATOMICS) ||
 static_assert(!hasMajorVersion(OpenCLCVersions, 2) ||
               (Images.Supported && Pipes.Supported && SvmCapabilities != 0 &&
                DeviceQueues.Capabilities != 0));
+
+/// cl_khr_integer_dot_product (CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR):
+/// the built-ins and SPIR-V instructions on 4-component vectors of 8-bit
+/// integers and on such vectors packed into a uint
+/// (src/builtins/IntegerDotProduct.cl); version 2 of the extension
+/// requires both. Each is also an OpenCL C feature (OpenCLCFeatures).
+constexpr cl_device_integer_dot_product_capabilities_khr IntegerDotProductCapabilities =
+    CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+    CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR;
+static_assert(listed(OpenCLCFeatures, "__opencl_c_integer_dot_product_input_4x8bit") ==
+              bool(IntegerDotProductCapabilities & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR));
+static_assert(listed(OpenCLCFeatures, "__opencl_c_integer_dot_product_input_4x8bit_packed") ==
+              bool(IntegerDotProductCapabilities &
+                   CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR));
+// The extension requires the packed form, and its version 2 the unpacked.
+static_assert(!listed(DeviceExtensions, "cl_khr_integer_dot_product") ||
+              (IntegerDotProductCapabilities &
+                   CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR &&
+               IntegerDotProductCapabilities & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR));
 
 } // namespace weft::rt
