@@ -2,6 +2,7 @@
 #include "compiler/frontend/SpirvFrontend.h"
 
 #include "compiler/CrashRecovery.h"
+#include "compiler/frontend/SpirvBuiltinCalls.h"
 #include "compiler/frontend/SpirvLowering.h"
 #include "runtime/platform/Capabilities.h"
 
@@ -309,6 +310,10 @@ SpirvFrontend::translate(const std::vector<unsigned char> &IL,
       llvm::MemoryBufferRef(llvm::StringRef(Bitcode.data(), Bitcode.size()), "spirv"), Ctx);
   if (!M) {
     Log += "error: cannot read the translated SPIR-V module: " + llvm::toString(M.takeError()) + "\n";
+    return nullptr;
+  }
+  if (std::string Why = lowerSpirvBuiltinCalls(**M); !Why.empty()) {
+    Log += "error: cannot translate the SPIR-V module: " + Why + "\n";
     return nullptr;
   }
   return std::move(*M);

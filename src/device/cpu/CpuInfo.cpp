@@ -86,6 +86,7 @@ void probeIsa(rt::DeviceProperties &P) {
   // char, short, int, long, float, double, half: lanes of one register.
   P.VectorWidths = {Bytes, Bytes / 2, Bytes / 4, Bytes / 8, Bytes / 4, Bytes / 8, 0};
   P.IsaName = std::move(Target.IsaName);
+  P.Int8DotProductInstructions = Target.Int8DotProductInstructions;
 }
 
 } // namespace

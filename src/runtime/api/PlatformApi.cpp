@@ -360,6 +360,16 @@ Result<InfoValue> deviceInfo(Device &D, cl_device_info Param) {
       Values.push_back(C.Value);
     return InfoValue(Values);
   }
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+    return InfoValue(IntegerDotProductCapabilities);
+  // The packed and the unpacked built-ins are the same code
+  // (IntegerDotProduct.cl), so both answer alike: accelerated where the
+  // compiler makes them the CPU's dot-product instructions (CodeTarget).
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR: {
+    const cl_bool A = P.Int8DotProductInstructions ? CL_TRUE : CL_FALSE;
+    return InfoValue(cl_device_integer_dot_product_acceleration_properties_khr{A, A, A, A, A, A});
+  }
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
     // A valid date that names no CTS release: Weft has not passed one yet.
     return InfoValue("v2000-01-01-00");

@@ -64,6 +64,8 @@ constexpr NamedVersion DeviceExtensions[] = {
     {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_srgb_image_writes", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_extended_bit_ops", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0)},
 };
 
 /// OpenCL C 3.0 optional features.
@@ -83,6 +85,11 @@ constexpr NamedVersion OpenCLCFeatures[] = {
     {"__opencl_c_read_write_images", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_3d_image_writes", CL_MAKE_VERSION(3, 0, 0)},
     {"__opencl_c_device_enqueue", CL_MAKE_VERSION(3, 0, 0)},
+    // cl_khr_integer_dot_product's (IntegerDotProduct below). A feature's
+    // version is the OpenCL C version that introduced its macro (OpenCL
+    // 3.0, CL_DEVICE_OPENCL_C_FEATURES): these are OpenCL C 3.0 features.
+    {"__opencl_c_integer_dot_product_input_4x8bit", CL_MAKE_VERSION(3, 0, 0)},
+    {"__opencl_c_integer_dot_product_input_4x8bit_packed", CL_MAKE_VERSION(3, 0, 0)},
 };
 
 /// Images and samplers (CL_DEVICE_IMAGE_SUPPORT and the image limits): host
@@ -234,6 +241,10 @@ constexpr const char *SpirvExtensions[] = {
     "SPV_KHR_linkonce_odr",
     // NoSignedWrap/NoUnsignedWrap: LLVM's nsw/nuw flags.
     "SPV_KHR_no_integer_wrap_decoration",
+    // cl_khr_extended_bit_ops and cl_khr_integer_dot_product
+    // (SpirvBuiltinCalls.h).
+    "SPV_KHR_bit_instructions",
+    "SPV_KHR_integer_dot_product",
 };
 constexpr SpirvCapability SpirvCapabilities[] = {
     {"Addresses", 4},
@@ -266,6 +277,12 @@ constexpr SpirvCapability SpirvCapabilities[] = {
     {"GroupNonUniformShuffleRelative", 66},
     {"GroupNonUniformClustered", 67},
     {"GroupNonUniformRotateKHR", 6026},
+    {"BitInstructions", 6025},
+    // Dot products of other integer vectors too (SpirvBuiltinCalls.h).
+    {"DotProductInputAll", 6016},
+    {"DotProductInput4x8Bit", 6017},
+    {"DotProductInput4x8BitPacked", 6018},
+    {"DotProduct", 6019},
 };
 
 /// OpenCL C versions the compiler accepts for this device.
@@ -362,5 +379,36 @@ static_assert(hasName(SpirvExtensions, "SPV_KHR_linkonce_odr") ==
               listed(DeviceExtensions, "cl_khr_spirv_linkonce_odr"));
 static_assert(hasName(SpirvExtensions, "SPV_KHR_no_integer_wrap_decoration") ==
               listed(DeviceExtensions, "cl_khr_spirv_no_integer_wrap_decoration"));
+static_assert(hasName(SpirvExtensions, "SPV_KHR_bit_instructions") ==
+                  listed(DeviceExtensions, "cl_khr_extended_bit_ops") &&
+              hasCapability(SpirvCapabilities, 6025 /* BitInstructions */) ==
+                  listed(DeviceExtensions, "cl_khr_extended_bit_ops"));
+static_assert(hasName(SpirvExtensions, "SPV_KHR_integer_dot_product") ==
+                  listed(DeviceExtensions, "cl_khr_integer_dot_product") &&
+              hasCapability(SpirvCapabilities, 6019 /* DotProduct */) ==
+                  listed(DeviceExtensions, "cl_khr_integer_dot_product") &&
+              hasCapability(SpirvCapabilities, 6018 /* DotProductInput4x8BitPacked */) ==
+                  listed(OpenCLCFeatures, "__opencl_c_integer_dot_product_input_4x8bit_packed") &&
+              hasCapability(SpirvCapabilities, 6017 /* DotProductInput4x8Bit */) ==
+                  listed(OpenCLCFeatures, "__opencl_c_integer_dot_product_input_4x8bit"));
+
+/// cl_khr_integer_dot_product (CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR):
+/// the built-ins and SPIR-V instructions on 4-component vectors of 8-bit
+/// integers and on such vectors packed into a uint
+/// (src/builtins/IntegerDotProduct.cl); version 2 of the extension
+/// requires both. Each is also an OpenCL C feature (OpenCLCFeatures).
+constexpr cl_device_integer_dot_product_capabilities_khr IntegerDotProductCapabilities =
+    CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+    CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR;
+static_assert(listed(OpenCLCFeatures, "__opencl_c_integer_dot_product_input_4x8bit") ==
+              bool(IntegerDotProductCapabilities & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR));
+static_assert(listed(OpenCLCFeatures, "__opencl_c_integer_dot_product_input_4x8bit_packed") ==
+              bool(IntegerDotProductCapabilities &
+                   CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR));
+// The extension requires the packed form, and its version 2 the unpacked.
+static_assert(!listed(DeviceExtensions, "cl_khr_integer_dot_product") ||
+              (IntegerDotProductCapabilities &
+                   CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR &&
+               IntegerDotProductCapabilities & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR));
 
 } // namespace weft::rt

@@ -44,6 +44,9 @@ struct DeviceProperties {
   /// The widest SIMD register in bytes (16 SSE, 32 AVX2, 64 AVX-512).
   unsigned SimdBytes = 16;
   std::string IsaName; ///< e.g. "avx512", "avx2", "sse4.2"
+  /// Whether kernels' 8-bit dot products (cl_khr_integer_dot_product)
+  /// become the CPU's dot-product instructions (rt::CodeTarget).
+  bool Int8DotProductInstructions = false;
 };
 
 class EnqueueScope;

@@ -252,6 +252,9 @@ struct CodeTarget {
   std::string Cpu;         ///< the CPU's name as LLVM knows it ("generic" for an unknown host)
   unsigned SimdBytes = 16; ///< the widest vector register: 16, 32 or 64 bytes
   std::string IsaName;     ///< "avx512", "avx2", "avx", "sse4.2" or "sse2"
+  /// Whether the compiler makes 8-bit dot products (dot, dot_acc_sat and
+  /// their packed forms) the CPU's dot-product instructions.
+  bool Int8DotProductInstructions = false;
   /// Why builds fail ("" when they can run): WEFT_CPU names a CPU the host
   /// cannot run, or the host is not supported. The fields above then
   /// describe the host.
