@@ -12,6 +12,7 @@
 #include "weft/OpenCLNames.h"
 
 #include <cstddef>
+#include <iterator>
 #include <string_view>
 
 namespace weft::rt {
@@ -25,7 +26,7 @@ constexpr cl_version WeftVersion = CL_MAKE_VERSION(WEFT_VERSION_MAJOR, WEFT_VERS
                                                    WEFT_VERSION_PATCH);
 
 /// The OpenCL version the platform and device implement.
-constexpr cl_version OpenCLVersion = CL_MAKE_VERSION(3, 0, 0);
+constexpr cl_version OpenCLVersion = CL_MAKE_VERSION(3, 1, 0);
 /// CL_DEVICE_OPENCL_C_VERSION: the highest OpenCL C version before 3.0 the
 /// device supports (OpenCLCVersions below).
 constexpr const char *OpenCLCVersionText = "OpenCL C 2.0 Weft";
@@ -292,6 +293,8 @@ constexpr NamedVersion OpenCLCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(1, 2, 0)},
     {"OpenCL C", CL_MAKE_VERSION(2, 0, 0)},
     {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)},
+    // Compiled as 3.0 with 3.1's version macros (ClangFrontend.cpp).
+    {"OpenCL C", CL_MAKE_VERSION(3, 1, 0)},
 };
 
 /// Whether List names Name (for the consistency checks below).
@@ -410,5 +413,25 @@ static_assert(!listed(DeviceExtensions, "cl_khr_integer_dot_product") ||
               (IntegerDotProductCapabilities &
                    CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR &&
                IntegerDotProductCapabilities & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR));
+
+// OpenCL 3.1 requires sub-groups, SPIR-V 1.0 to 1.4, OpenCL C 3.1 and the
+// extensions it promoted (the appendix "Summary of Changes from OpenCL 3.0
+// to OpenCL 3.1"; the CTS's get_device_info_31 checks the same).
+constexpr bool openCL31Complete() {
+  for (const char *E :
+       {"cl_khr_spirv_queries", "cl_khr_extended_bit_ops", "cl_khr_suggested_local_work_size",
+        "cl_khr_device_uuid", "cl_khr_integer_dot_product", "cl_khr_subgroup_extended_types",
+        "cl_khr_subgroup_rotate", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative"})
+    if (!listed(DeviceExtensions, E))
+      return false;
+  bool SpirV14 = false, OpenCLC31 = false;
+  for (const NamedVersion &V : IntermediateLanguages)
+    SpirV14 |= V.Version == CL_MAKE_VERSION(1, 4, 0);
+  for (const NamedVersion &V : OpenCLCVersions)
+    OpenCLC31 |= V.Version == CL_MAKE_VERSION(3, 1, 0);
+  return SpirV14 && OpenCLC31 && listed(OpenCLCFeatures, "__opencl_c_subgroups") &&
+         std::size(SubGroupSizes) > 0;
+}
+static_assert(OpenCLVersion < CL_MAKE_VERSION(3, 1, 0) || openCL31Complete());
 
 } // namespace weft::rt

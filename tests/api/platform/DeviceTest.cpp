@@ -381,7 +381,7 @@ TEST_F(WithDevice, WithVersionQueriesAgreeWithStrings) {
   cl_version Numeric = info<cl_version>(clGetDeviceInfo, Device, CL_DEVICE_NUMERIC_VERSION);
   EXPECT_EQ(versionOnly(Numeric),
             parseVersion(infoString(clGetDeviceInfo, Device, CL_DEVICE_VERSION), "OpenCL "));
-  EXPECT_EQ(versionOnly(Numeric), CL_MAKE_VERSION(3, 0, 0));
+  EXPECT_EQ(versionOnly(Numeric), CL_MAKE_VERSION(3, 1, 0));
 
   // The OpenCL C version string is one of OPENCL_C_ALL_VERSIONS.
   cl_version CVersion =

@@ -6,7 +6,7 @@ using namespace weft::test;
 TEST_F(WithDevice, PlatformStrings) {
   EXPECT_EQ(infoString(clGetPlatformInfo, Platform, CL_PLATFORM_NAME), "Weft");
   EXPECT_EQ(infoString(clGetPlatformInfo, Platform, CL_PLATFORM_PROFILE), "FULL_PROFILE");
-  EXPECT_EQ(infoString(clGetPlatformInfo, Platform, CL_PLATFORM_VERSION).rfind("OpenCL 3.0 ", 0),
+  EXPECT_EQ(infoString(clGetPlatformInfo, Platform, CL_PLATFORM_VERSION).rfind("OpenCL 3.1 ", 0),
             0u);
   EXPECT_NE(infoString(clGetPlatformInfo, Platform, CL_PLATFORM_EXTENSIONS).find("cl_khr_icd"),
             std::string::npos);

@@ -275,12 +275,15 @@ __kernel void fill(__global int *d, int v) { d[get_global_id(0)] = v + FROM_HEAD
 
 TEST_F(Programs, LanguageVersions) {
   const char *Source = R"CLC(
+#if __OPENCL_VERSION__ != 310 || CL_VERSION_3_1 != 310
+#error the device's version is OpenCL 3.1
+#endif
 __kernel void fill(__global int *d, int v) { d[get_global_id(0)] = v + __OPENCL_C_VERSION__; }
 )CLC";
   struct Case {
     const char *Option;
     int Version;
-  } Cases[] = {{"-cl-std=CL1.2", 120}, {"-cl-std=CL3.0", 300}, {"", 120}};
+  } Cases[] = {{"-cl-std=CL1.2", 120}, {"-cl-std=CL3.0", 300}, {"-cl-std=CL3.1", 310}, {"", 120}};
   for (const Case &C : Cases) {
     SCOPED_TRACE(C.Option);
     cl_program P = fromSource(Source);

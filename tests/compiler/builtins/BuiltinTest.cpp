@@ -316,7 +316,9 @@ TEST(BuiltinTest, PredefinedMacros) {
     })"));
   std::vector<int32_t> Out(2, -1);
   ASSERT_TRUE(P.run("k", range1(1, 1), {Arg::pointer(Out.data())}));
-  EXPECT_EQ(Out[0], 300);
+  EXPECT_EQ(Out[0], int32_t(CL_VERSION_MAJOR(weft::rt::OpenCLVersion) * 100 +
+                            CL_VERSION_MINOR(weft::rt::OpenCLVersion) * 10));
+  EXPECT_EQ(Out[0], 310);
   EXPECT_EQ(Out[1], weft::rt::Images.Supported ? 1 : 0);
 }
 
