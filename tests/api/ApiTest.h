@@ -9,10 +9,21 @@
 
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 namespace weft::test {
+
+#ifdef WEFT_TEST_SPIRV_DIR
+/// The SPIR-V module the build made of tests/api/spirv/<Name without .spv>.
+inline std::vector<unsigned char> readSpirv(const char *Name) {
+  std::ifstream In(std::string(WEFT_TEST_SPIRV_DIR) + "/" + Name, std::ios::binary);
+  EXPECT_TRUE(In.good()) << Name;
+  return std::vector<unsigned char>(std::istreambuf_iterator<char>(In), {});
+}
+#endif
 
 /// The Weft platform and its CPU device.
 class WithDevice : public ::testing::Test {

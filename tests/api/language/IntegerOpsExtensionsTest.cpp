@@ -26,12 +26,6 @@ using namespace weft::test;
 
 namespace {
 
-std::vector<unsigned char> readSpirv(const char *Name) {
-  std::ifstream In(std::string(WEFT_TEST_SPIRV_DIR) + "/" + Name, std::ios::binary);
-  EXPECT_TRUE(In.good()) << Name;
-  return std::vector<unsigned char>(std::istreambuf_iterator<char>(In), {});
-}
-
 /// Where a test's kernels come from.
 enum class From { Source, Spirv };
 const From Both[] = {From::Source, From::Spirv};

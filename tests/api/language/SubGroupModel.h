@@ -112,12 +112,6 @@ inline std::string describe(const Range &R) {
   return S;
 }
 
-inline std::vector<unsigned char> readSpirv(const char *Name) {
-  std::ifstream In(std::string(WEFT_TEST_SPIRV_DIR) + "/" + Name, std::ios::binary);
-  EXPECT_TRUE(In.good()) << Name;
-  return std::vector<unsigned char>(std::istreambuf_iterator<char>(In), {});
-}
-
 /// Input value I of type T: small integers of both signs (large ones for
 /// the 64-bit types), exact in float and double whatever the order.
 template <typename T> T inputValue(size_t I) {

@@ -17,12 +17,6 @@ using namespace weft::test;
 
 namespace {
 
-std::vector<unsigned char> readSpirv(const char *Name) {
-  std::ifstream In(std::string(WEFT_TEST_SPIRV_DIR) + "/" + Name, std::ios::binary);
-  EXPECT_TRUE(In.good()) << Name;
-  return std::vector<unsigned char>(std::istreambuf_iterator<char>(In), {});
-}
-
 class Spirv : public WithQueue {
 protected:
   cl_program fromIL(const std::vector<unsigned char> &IL, cl_int Want = CL_SUCCESS) {
