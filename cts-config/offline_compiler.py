@@ -71,6 +71,8 @@ def device_features(name, extensions):
 # OpenCL C of a device extension (it uses no other without being asked).
 SPIRV_EXTENSIONS = {
     "cl_khr_subgroup_rotate": "SPV_KHR_subgroup_rotate",
+    "cl_khr_extended_bit_ops": "SPV_KHR_bit_instructions",
+    "cl_khr_integer_dot_product": "SPV_KHR_integer_dot_product",
 }
 
 
