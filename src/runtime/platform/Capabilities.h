@@ -276,8 +276,8 @@ static_assert(listed(OpenCLCFeatures, "__opencl_c_integer_dot_product_input_4x8b
                    CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR));
 // The extension requires the packed form, and its version 2 the unpacked.
 static_assert(!listed(DeviceExtensions, "cl_khr_integer_dot_product") ||
-              (IntegerDotProductCapabilities &
-                   CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR &&
-               IntegerDotProductCapabilities & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR));
+              (bool(IntegerDotProductCapabilities &
+                    CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR) &&
+               bool(IntegerDotProductCapabilities & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR)));
 
 } // namespace weft::rt
