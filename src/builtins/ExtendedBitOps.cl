@@ -10,10 +10,13 @@
 // them vectorizes; offset and count are one scalar for all components, so
 // the mask is computed once. The specification leaves count, offset or
 // offset + count beyond the width undefined, but pins down two edges the
-// plain shift forms get wrong, each a select on the scalar count:
+// plain shift forms get wrong:
 //  - count == 0: insert returns base and both extracts return 0; a mask of
 //    count ones made as "all ones >> (BITS - count)" would shift by the
-//    full width, which OpenCL C takes modulo the width (all ones);
+//    full width, which OpenCL C takes modulo the width (all ones), so the
+//    mask is a select on the scalar count, and the extracts clear their
+//    result with a mask selected the same way (not a branch, which would
+//    keep the base's load from being vectorized with the rest);
 //  - offset + count == BITS and count == BITS are ordinary: the field's
 //    top is the type's top bit, a left shift of 0 in the extracts.
 // bit_reverse is llvm.bitreverse per component (the split forms of
@@ -47,11 +50,11 @@ FIELD_MASK(ulong, ulong, 64)
     /* The field's top bit to the type's top, then an arithmetic shift                         */ \
     /* back down that replicates it.                                                         */    \
     S##N Top = as_##S##N((U##N)(as_##U##N(base) << (BITS - offset - count)));                      \
-    return count == 0 ? (S##N)0 : (S##N)(Top >> (BITS - count));                                  \
+    return (S##N)(Top >> (BITS - count)) & (S##N)(count == 0 ? (S)0 : (S)-1);                      \
   }                                                                                                \
   OVL U##N bitfield_extract_unsigned(T##N base, uint offset, uint count) {                         \
     U##N Top = (U##N)(as_##U##N(base) << (BITS - offset - count));                                 \
-    return count == 0 ? (U##N)0 : (U##N)(Top >> (BITS - count));                                   \
+    return (U##N)(Top >> (BITS - count)) & (U##N)(count == 0 ? (U)0 : (U)~(U)0);                   \
   }
 
 // Every width of T: the scalar (N empty) and the vectors.

@@ -3,7 +3,7 @@
 // such vectors packed into uints, lowest component in the least
 // significant byte (__opencl_c_integer_dot_product_input_4x8bit_packed),
 // in every mix of signedness. The SPIR-V path reaches the same functions:
-// SpirvDotProduct.cpp rewrites the translator's __spirv_*DotKHR calls.
+// SpirvBuiltinCalls.cpp rewrites the translator's __spirv_*DotKHR calls.
 //
 // Every form is one of three packed computations on two uints, the vector
 // forms reading their operands as one (as_uint: component 0 is the low
@@ -13,13 +13,15 @@
 // that into a few vector shifts, multiplies and adds per group of lanes,
 // with the operands loaded as whole dwords, never split into bytes (a
 // uchar4 taken component by component would become a strided byte load
-// and a shuffle per component). The products of unsigned bytes have their
-// upper 17 bits zero, which the x86 back end turns into pmaddwd. The
-// exact sum fits an int in every mix (4 * 255 * 255 = 260100 at most),
-// so it needs no wider type, and the accumulating forms saturate only the
-// final addition, as the extension specifies (dot, then add_sat): a
-// 32-bit llvm.sadd.sat / llvm.uadd.sat, which vectorizes. On CPUs with
-// VNNI, DotProductPass turns the vectorized sums into vpdpbusd(s).
+// and a shuffle per component). A product with an unsigned byte has an
+// operand whose upper 17 bits are zero, which the x86 back end makes a
+// pmaddwd (a signed-by-signed one stays a pmulld). The exact sum fits an
+// int in every mix (4 * 255 * 255 = 260100 at most), so it needs no wider
+// type, and the accumulating forms saturate only the final addition, as
+// the extension specifies (dot, then add_sat): a 32-bit llvm.sadd.sat /
+// llvm.uadd.sat, which vectorizes. On CPUs with
+// VNNI, DotProductPass turns the sums, vectorized or not, into vpdpbusd(s):
+// the shapes above are the ones it recognizes.
 #include "BuiltinMacros.h"
 
 // Byte K of X, sign- or zero-extended to 32 bits.

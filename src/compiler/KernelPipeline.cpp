@@ -54,8 +54,9 @@
 //     stores the components of wide vector types that the loop vectorizer
 //     gathered and scattered whole, and transposes them in registers;
 //     LaneCallPackingPass makes the per-lane libm calls they left of a
-//     small vector one vector call, and VectorFremPass computes the vector
-//     frems they made (fmod, remainder, remquo) in vector registers.
+//     small vector one vector call, VectorFremPass computes the vector
+//     frems they made (fmod, remainder, remquo) in vector registers, and
+//     DotProductPass makes 8-bit dot products VNNI instructions.
 #include "compiler/KernelPipeline.h"
 
 #include "builtins/BuiltinBitcode.h"
@@ -72,6 +73,7 @@
 #include "compiler/vectorize/BoundsCheckVersioningPass.h"
 #include "compiler/vectorize/ChainInterleavePass.h"
 #include "compiler/vectorize/ComponentTransposePass.h"
+#include "compiler/vectorize/DotProductPass.h"
 #include "compiler/vectorize/GroupPrefetchPass.h"
 #include "compiler/vectorize/IndexWideningPass.h"
 #include "compiler/vectorize/InnerChainUnrollPass.h"
@@ -428,16 +430,22 @@ void KernelPipeline::optimize(Module &M, TargetMachine &TM) {
   // builtin's per-lane libm calls become one call of the vector form;
   // vector frems are computed in vector registers rather than one fmod
   // call per lane, whose step needs a fused multiply-add that is one
-  // instruction; and last, the rows of a group whose x loop became one
+  // instruction; 8-bit dot products, whole only now, become dot-product
+  // instructions; and last, the rows of a group whose x loop became one
   // straight run of vector code run side by side where each is a long
   // chain (WEFT_NO_ROW_INTERLEAVE=1 keeps them one after another).
   const bool Fma = TM.getMCSubtargetInfo()->checkFeatures("+fma");
-  PB.registerOptimizerLastEPCallback([Fma](ModulePassManager &MPM, OptimizationLevel) {
+  const MCSubtargetInfo &STI = *TM.getMCSubtargetInfo();
+  PB.registerOptimizerLastEPCallback([Fma, &STI](ModulePassManager &MPM, OptimizationLevel) {
     if (!std::getenv("WEFT_NO_COMPONENT_TRANSPOSE"))
       MPM.addPass(createModuleToFunctionPassAdaptor(ComponentTransposePass()));
     MPM.addPass(createModuleToFunctionPassAdaptor(LaneCallPackingPass()));
     if (Fma)
       MPM.addPass(createModuleToFunctionPassAdaptor(VectorFremPass()));
+    // 8-bit dot products become VNNI instructions where the CPU has them
+    // (WEFT_NO_DOT_PRODUCT=1 keeps the vectorized shifts and multiplies).
+    if (DotProductPass::appliesTo(STI))
+      MPM.addPass(createModuleToFunctionPassAdaptor(DotProductPass(STI)));
     if (!std::getenv("WEFT_NO_ROW_INTERLEAVE"))
       MPM.addPass(createModuleToFunctionPassAdaptor(RowInterleavePass()));
     // A launch compiled for streaming stores (StreamingStores.h) makes its

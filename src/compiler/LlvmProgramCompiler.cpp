@@ -19,6 +19,7 @@
 #include "compiler/frontend/BuildOptions.h"
 #include "compiler/frontend/ClangFrontend.h"
 #include "compiler/frontend/SpirvFrontend.h"
+#include "compiler/vectorize/DotProductPass.h"
 #include "compiler/vectorize/VectorMath.h"
 
 #include <algorithm>
@@ -442,6 +443,7 @@ rt::CodeTarget LlvmProgramCompiler::target() {
   } else {
     T.IsaName = STI.checkFeatures("+sse4.2") ? "sse4.2" : "sse2";
   }
+  T.Int8DotProductInstructions = DotProductPass::appliesTo(STI);
   return T;
 }
 

@@ -410,9 +410,9 @@ static_assert(listed(OpenCLCFeatures, "__opencl_c_integer_dot_product_input_4x8b
                    CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR));
 // The extension requires the packed form, and its version 2 the unpacked.
 static_assert(!listed(DeviceExtensions, "cl_khr_integer_dot_product") ||
-              (IntegerDotProductCapabilities &
-                   CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR &&
-               IntegerDotProductCapabilities & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR));
+              (bool(IntegerDotProductCapabilities &
+                    CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR) &&
+               bool(IntegerDotProductCapabilities & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR)));
 
 // OpenCL 3.1 requires sub-groups, SPIR-V 1.0 to 1.4, OpenCL C 3.1 and the
 // extensions it promoted (the appendix "Summary of Changes from OpenCL 3.0

@@ -15,6 +15,7 @@
 #include "ApiTest.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -557,6 +558,27 @@ TEST_F(IntegerOpsExtensions, AccelerationPropertiesAgreeForPackedAndUnpacked) {
   for (cl_bool B : Unpacked) {
     EXPECT_TRUE(B == CL_TRUE || B == CL_FALSE);
     EXPECT_EQ(B, Unpacked[0]);
+  }
+  // Accelerated exactly where the compiler makes the built-ins VNNI
+  // instructions: a CPU with them at 128 and 256 bits (the host's, unless
+  // WEFT_CPU names another or WEFT_NO_DOT_PRODUCT turns the pass off).
+  const char *Cpu = std::getenv("WEFT_CPU");
+  const char *Off = std::getenv("WEFT_NO_DOT_PRODUCT");
+  if ((!Cpu || !*Cpu) && (!Off || !*Off || *Off == '0')) {
+    std::ifstream CpuInfo("/proc/cpuinfo");
+    std::string Line, Flags;
+    while (std::getline(CpuInfo, Line))
+      if (Line.rfind("flags", 0) == 0) {
+        Flags = " " + Line.substr(Line.find(':') + 1) + " ";
+        break;
+      }
+    if (!Flags.empty()) {
+      auto has = [&](const char *F) {
+        return Flags.find(std::string(" ") + F + " ") != std::string::npos;
+      };
+      const bool Vnni = has("avx_vnni") || (has("avx512_vnni") && has("avx512vl"));
+      EXPECT_EQ(Unpacked[0], Vnni ? CL_TRUE : CL_FALSE);
+    }
   }
   // Too small a buffer is an error, and nothing is written.
   Properties Small{};

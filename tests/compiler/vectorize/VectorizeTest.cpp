@@ -288,6 +288,39 @@ TEST_P(VectorizeTest, IntegerFunctions) {
   expectVectorized(Cases, "-cl-std=CL3.0", Scalar);
 }
 
+// cl_khr_extended_bit_ops and cl_khr_integer_dot_product: shifts, masks,
+// llvm.bitreverse and 32-bit multiplies, all of which vectorize on every
+// level (with VNNI, DotProductTest checks what they become).
+TEST_P(VectorizeTest, IntegerExtensionFunctions) {
+  std::vector<Case> Cases;
+  for (const char *T : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"}) {
+    const std::string Ts = T, Field = "(uint)b[i] & 3, 4";
+    Cases.push_back({std::string("insert_") + T, Ts, "bitfield_insert(a[i], b[i], " + Field + ")"});
+    Cases.push_back({std::string("extract_signed_") + T, Ts,
+                     "(" + Ts + ")bitfield_extract_signed(a[i], " + Field + ")"});
+    Cases.push_back({std::string("extract_unsigned_") + T, Ts,
+                     "(" + Ts + ")bitfield_extract_unsigned(a[i], " + Field + ")"});
+    Cases.push_back({std::string("bit_reverse_") + T, Ts, "bit_reverse(a[i])"});
+  }
+  const std::string Mixes[][3] = {{"uu", "uchar4", "uchar4"},
+                                  {"ss", "char4", "char4"},
+                                  {"us", "uchar4", "char4"},
+                                  {"su", "char4", "uchar4"}};
+  for (const auto &Mix : Mixes) {
+    const std::string &X = Mix[0];
+    const std::string T = X == "uu" ? "uint" : "int";
+    const std::string A = "as_" + Mix[1] + "(a[i])", B = "as_" + Mix[2] + "(b[i])";
+    Cases.push_back({"dot_" + X, T, "dot(" + A + ", " + B + ")"});
+    Cases.push_back({"dot_acc_sat_" + X, T, "dot_acc_sat(" + A + ", " + B + ", a[i + 1])"});
+    Cases.push_back(
+        {"dot_packed_" + X, T, "dot_4x8packed_" + X + "_" + T + "(as_uint(a[i]), as_uint(b[i]))"});
+    Cases.push_back(
+        {"dot_acc_sat_packed_" + X, T,
+         "dot_acc_sat_4x8packed_" + X + "_" + T + "(as_uint(a[i]), as_uint(b[i]), a[i + 1])"});
+  }
+  expectVectorized(Cases, "-cl-std=CL3.0");
+}
+
 TEST_P(VectorizeTest, ConversionsAndHalfLoadsAndStores) {
   std::vector<Case> Cases;
   for (const char *Mode : {"", "_rte", "_rtz", "_rtp", "_rtn"}) {
