@@ -87,7 +87,8 @@ constexpr std::pair<const char *, const char *> HeaderOnlyExtensions[] = {
 
 /// Extensions clang 15 knows nothing of: their macro is defined when the
 /// device reports them (-cl-ext would not define it).
-constexpr const char *ExtensionsClangLacks[] = {"cl_intel_required_subgroup_size"};
+constexpr const char *ExtensionsClangLacks[] = {"cl_intel_required_subgroup_size",
+                                                 "cl_khr_expect_assume"};
 
 /// Included after the default header: undefines the header-only feature
 /// and extension macros the device does not report, so that a kernel's

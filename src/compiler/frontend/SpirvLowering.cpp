@@ -39,6 +39,9 @@ enum Opcode : uint32_t {
   OpUndef = 1,
   OpCompositeInsert = 82,
   OpCompositeExtract = 81,
+  OpCompositeConstruct = 80,
+  OpVectorShuffle = 79,
+  OpTypeVector = 23,
   OpConvertPtrToU = 117,
   OpSConvert = 114,
   OpISub = 130,
@@ -378,6 +381,14 @@ private:
       if (lowerCopyMemorySized(I))
         return;
       break;
+    case OpCompositeConstruct:
+      if (lowerVectorConstruct(I))
+        return;
+      break;
+    case OpVectorShuffle:
+      if (lowerMixedShuffle(I))
+        return;
+      break;
     default:
       break;
     }
@@ -441,6 +452,72 @@ private:
     Kept[First] |= W[End] & MemoryVolatile;
     Kept[0] = uint32_t(Kept.size()) << 16 | I.opcode();
     Out->insert(Out->end(), Kept.begin(), Kept.end());
+    return true;
+  }
+
+  /// Result = Base with Parts[K] as component K, by OpCompositeInserts
+  /// into it (Base 0: an OpUndef of the vector type).
+  void insertComponents(uint32_t VectorType, uint32_t Result,
+                        const std::vector<uint32_t> &Parts) {
+    uint32_t Vector = fresh();
+    emit({OpUndef, VectorType, Vector});
+    for (uint32_t K = 0; K < Parts.size(); ++K) {
+      const uint32_t Next = K + 1 == Parts.size() ? Result : fresh();
+      emit({OpCompositeInsert, VectorType, Next, Parts[K], Vector, K});
+      Vector = Next;
+    }
+  }
+
+  /// OpCompositeConstruct of a vector in a function body, on which the
+  /// translator crashes (in LLVM's ConstantVector::get) when a constituent
+  /// is not a constant: the components inserted one by one, those of a
+  /// vector constituent extracted first. False (nothing emitted) for
+  /// structs and arrays.
+  bool lowerVectorConstruct(const Instruction &I) {
+    const std::vector<uint32_t> &W = I.Words;
+    const Instruction &Type = definition(W[1]);
+    if (Type.opcode() != OpTypeVector)
+      return false;
+    const uint32_t Component = Type.Words[2];
+    std::vector<uint32_t> Parts;
+    for (size_t K = 3; K < W.size(); ++K) {
+      const Instruction &PartType = definition(TypeOf.at(W[K]));
+      if (PartType.opcode() != OpTypeVector) {
+        Parts.push_back(W[K]);
+        continue;
+      }
+      for (uint32_t C = 0; C < PartType.Words[3]; ++C) {
+        Parts.push_back(fresh());
+        emit({OpCompositeExtract, Component, Parts.back(), W[K], C});
+      }
+    }
+    insertComponents(W[1], W[2], Parts);
+    return true;
+  }
+
+  /// OpVectorShuffle of two vectors of different lengths, which SPIR-V
+  /// allows and the translator asserts on: the components extracted from
+  /// their vectors and inserted into the result (the index 0xFFFFFFFF,
+  /// no component, leaves an undefined one). False (nothing emitted) when
+  /// the lengths are the same.
+  bool lowerMixedShuffle(const Instruction &I) {
+    const std::vector<uint32_t> &W = I.Words;
+    const uint32_t First = TypeOf.at(W[3]), Second = TypeOf.at(W[4]);
+    if (First == Second)
+      return false;
+    const uint32_t Component = definition(W[1]).Words[2];
+    const uint32_t FirstLength = definition(First).Words[3];
+    std::vector<uint32_t> Parts;
+    for (size_t K = 5; K < W.size(); ++K) {
+      Parts.push_back(fresh());
+      if (W[K] == 0xffffffffu)
+        emit({OpUndef, Component, Parts.back()});
+      else if (W[K] < FirstLength)
+        emit({OpCompositeExtract, Component, Parts.back(), W[3], W[K]});
+      else
+        emit({OpCompositeExtract, Component, Parts.back(), W[4], W[K] - FirstLength});
+    }
+    insertComponents(W[1], W[2], Parts);
     return true;
   }
 

@@ -27,6 +27,14 @@
 //                                       (the source's Volatile bit kept)
 //   %z = OpConstantNull %scalar     ->  %z = OpConstant %scalar 0 (integers,
 //                                       floats), OpConstantFalse (bool)
+//   %v = OpCompositeConstruct %vec c..  (in a function)
+//                                   ->  %u = OpUndef %vec, then one
+//                                       OpCompositeInsert per component (a
+//                                       vector constituent's extracted)
+//   %r = OpVectorShuffle %T %a %b i..   (a and b of different lengths)
+//                                   ->  one OpCompositeExtract per index
+//                                       (OpUndef for 0xFFFFFFFF), inserted
+//                                       as above
 //
 // The size of a pointee is the address of element 1 of a null pointer, so
 // the type layout stays the translator's own. New ids extend the bound;

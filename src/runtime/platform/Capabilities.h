@@ -61,6 +61,7 @@ constexpr NamedVersion DeviceExtensions[] = {
     {"cl_khr_suggested_local_work_size", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_spirv_linkonce_odr", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_spirv_no_integer_wrap_decoration", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_expect_assume", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)},
@@ -246,6 +247,8 @@ constexpr const char *SpirvExtensions[] = {
     // (SpirvBuiltinCalls.h).
     "SPV_KHR_bit_instructions",
     "SPV_KHR_integer_dot_product",
+    // OpExpectKHR and OpAssumeTrueKHR: llvm.expect and llvm.assume.
+    "SPV_KHR_expect_assume",
 };
 constexpr SpirvCapability SpirvCapabilities[] = {
     {"Addresses", 4},
@@ -284,6 +287,7 @@ constexpr SpirvCapability SpirvCapabilities[] = {
     {"DotProductInput4x8Bit", 6017},
     {"DotProductInput4x8BitPacked", 6018},
     {"DotProduct", 6019},
+    {"ExpectAssumeKHR", 5629},
 };
 
 /// OpenCL C versions the compiler accepts for this device.
