@@ -121,58 +121,31 @@ std::string mistypedGroupOperation(const std::vector<uint32_t> &Words) {
   return Check.Why;
 }
 
-/// The literal string that starts at Words[At] of an instruction ending
-/// before Words[End] (valid, so it is terminated).
-std::string literalString(const std::vector<uint32_t> &Words, size_t At, size_t End) {
-  std::string S;
-  for (size_t I = At; I < End; ++I)
-    for (int B = 0; B < 4; ++B) {
-      char C = char((Words[I] >> (8 * B)) & 0xff);
-      if (C == 0)
-        return S;
-      S += C;
-    }
-  return S;
-}
-
 /// Why the valid module Words needs what the device does not offer: an
 /// extended instruction set, extension or capability missing from the
 /// lists CL_DEVICE_SPIRV_* report (Capabilities.h); "" if it needs none.
 std::string unsupportedDeclaration(const std::vector<uint32_t> &Words) {
-  constexpr uint32_t OpExtension = 10, OpExtInstImport = 11, OpMemoryModel = 14,
-                     OpCapability = 17;
+  constexpr uint32_t OpExtension = 10, OpExtInstImport = 11, OpMemoryModel = 14, OpCapability = 17;
   // The three come before the memory model, which every module has once.
   for (size_t I = 5; I < Words.size(); I += Words[I] >> 16) {
     const uint32_t Opcode = Words[I] & 0xffff;
-    const size_t End = I + (Words[I] >> 16);
     if (Opcode == OpMemoryModel)
       break;
-    if (Opcode == OpCapability) {
-      const uint32_t Value = Words[I + 1];
-      bool Known = false;
-      for (const rt::SpirvCapability &C : rt::SpirvCapabilities)
-        Known |= C.Value == Value;
-      if (!Known)
-        return "the module declares SPIR-V capability " + std::to_string(Value) +
-               ", which this device does not support (CL_DEVICE_SPIRV_CAPABILITIES lists "
-               "those it does)";
-    } else if (Opcode == OpExtension || Opcode == OpExtInstImport) {
-      const std::string Name = literalString(Words, I + (Opcode == OpExtension ? 1 : 2), End);
-      bool Known = false;
-      if (Opcode == OpExtension) {
-        for (const char *E : rt::SpirvExtensions)
-          Known |= Name == E;
-      } else {
-        for (const char *E : rt::SpirvExtendedInstructionSets)
-          Known |= Name == E;
-      }
-      if (!Known)
+    if (Opcode == OpCapability && !rt::hasCapability(rt::SpirvCapabilities, Words[I + 1]))
+      return "the module declares SPIR-V capability " + std::to_string(Words[I + 1]) +
+             ", which this device does not support (CL_DEVICE_SPIRV_CAPABILITIES lists those "
+             "it does)";
+    if (Opcode == OpExtension || Opcode == OpExtInstImport) {
+      const bool Extension = Opcode == OpExtension;
+      const std::string Name = stringAt(Words, I + (Extension ? 1 : 2)).first;
+      if (Extension ? !rt::hasName(rt::SpirvExtensions, Name)
+                    : !rt::hasName(rt::SpirvExtendedInstructionSets, Name))
         return std::string("the module ") +
-               (Opcode == OpExtension ? "declares SPIR-V extension " : "imports the extended "
-                                                                       "instruction set ") +
-               "\"" + Name + "\", which this device does not support (see " +
-               (Opcode == OpExtension ? "CL_DEVICE_SPIRV_EXTENSIONS"
-                                      : "CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS") +
+               (Extension ? "declares SPIR-V extension \""
+                          : "imports the extended instruction set \"") +
+               Name + "\", which this device does not support (see " +
+               (Extension ? "CL_DEVICE_SPIRV_EXTENSIONS"
+                          : "CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS") +
                ")";
     }
   }

@@ -70,18 +70,6 @@ bool inBuiltinNamespace(const std::string &Name) {
   return Name.rfind("_Z", 0) == 0 || Name.rfind("__spirv_", 0) == 0;
 }
 
-/// The literal string starting at W[At], and the index of the word after it.
-std::pair<std::string, size_t> stringAt(const std::vector<uint32_t> &W, size_t At) {
-  std::string S;
-  for (size_t I = At; I < W.size(); ++I)
-    for (unsigned B = 0; B < 4; ++B) {
-      char C = char(W[I] >> (8 * B) & 0xff);
-      if (C == 0)
-        return {S, I + 1};
-      S += C;
-    }
-  return {S, W.size()};
-}
 constexpr uint32_t MemoryVolatile = 0x1, MemoryAligned = 0x2, MemoryMakeAvailable = 0x8,
                    MemoryMakeVisible = 0x10;
 
@@ -457,8 +445,7 @@ private:
 
   /// Result = Base with Parts[K] as component K, by OpCompositeInserts
   /// into it (Base 0: an OpUndef of the vector type).
-  void insertComponents(uint32_t VectorType, uint32_t Result,
-                        const std::vector<uint32_t> &Parts) {
+  void insertComponents(uint32_t VectorType, uint32_t Result, const std::vector<uint32_t> &Parts) {
     uint32_t Vector = fresh();
     emit({OpUndef, VectorType, Vector});
     for (uint32_t K = 0; K < Parts.size(); ++K) {
@@ -523,9 +510,9 @@ private:
 
   std::vector<uint32_t> Header;
   std::vector<Instruction> Module;
-  std::unordered_map<uint32_t, uint32_t> TypeOf;      // result id -> its type
-  std::unordered_map<uint32_t, size_t> Definition;    // result id -> Module index
-  std::map<uint32_t, uint32_t> IntTypes, Nulls; // bits / type -> id
+  std::unordered_map<uint32_t, uint32_t> TypeOf;   // result id -> its type
+  std::unordered_map<uint32_t, size_t> Definition; // result id -> Module index
+  std::map<uint32_t, uint32_t> IntTypes, Nulls;    // bits / type -> id
   std::vector<uint32_t> NewGlobals;
   std::vector<uint32_t> *Out = nullptr;
   uint32_t Bound = 0, PointerBits = 64, IntPtrOne = 0;
@@ -533,10 +520,20 @@ private:
 
 } // namespace
 
+std::pair<std::string, size_t> stringAt(const std::vector<uint32_t> &W, size_t At) {
+  std::string S;
+  for (size_t I = At; I < W.size(); ++I)
+    for (unsigned B = 0; B < 4; ++B) {
+      char C = char(W[I] >> (8 * B) & 0xff);
+      if (C == 0)
+        return {S, I + 1};
+      S += C;
+    }
+  return {S, W.size()};
+}
+
 std::vector<uint32_t> withoutDebugInfo(const std::vector<uint32_t> &Words) {
   constexpr uint32_t OpExtInstImport = 11, OpExtInst = 12;
-  constexpr char Set[] = "OpenCL.DebugInfo.100";
-  constexpr size_t SetWords = (sizeof(Set) + 3) / 4; // with its terminator
   // The import's id, if there is one, in a module whose instructions tile
   // its words.
   uint32_t SetId = 0;
@@ -544,8 +541,8 @@ std::vector<uint32_t> withoutDebugInfo(const std::vector<uint32_t> &Words) {
     const size_t Count = Words[I] >> 16;
     if (Count == 0 || Count > Words.size() - I)
       return Words;
-    if ((Words[I] & 0xffff) == OpExtInstImport && Count == 2 + SetWords &&
-        std::memcmp(&Words[I + 2], Set, sizeof(Set)) == 0)
+    if ((Words[I] & 0xffff) == OpExtInstImport && Count >= 3 &&
+        stringAt(Words, I + 2).first == "OpenCL.DebugInfo.100")
       SetId = Words[I + 1];
     I += Count;
   }

@@ -70,6 +70,10 @@
 
 namespace weft::compiler {
 
+/// The literal string starting at W[At], and the index of the word after
+/// it (W.size() if it has no terminator).
+std::pair<std::string, size_t> stringAt(const std::vector<uint32_t> &W, size_t At);
+
 /// Words without the OpenCL.DebugInfo.100 debug information: its import
 /// and every OpExtInst of it, which only other debug instructions refer
 /// to. The llvm-spirv 15 that makes such modules (clang -g) writes some
