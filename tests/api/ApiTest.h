@@ -101,9 +101,14 @@ protected:
   cl_kernel kernel(const std::string &Source, const char *Name, const char *Options = "") {
     cl_program P = build(Source, Options);
     OwnedPrograms.push_back(P);
+    return kernelOf(P, Name);
+  }
+
+  /// Kernel Name of the built program P, released at TearDown.
+  cl_kernel kernelOf(cl_program P, const std::string &Name) {
     cl_int Err;
-    cl_kernel K = clCreateKernel(P, Name, &Err);
-    EXPECT_EQ(Err, CL_SUCCESS);
+    cl_kernel K = clCreateKernel(P, Name.c_str(), &Err);
+    EXPECT_EQ(Err, CL_SUCCESS) << Name;
     if (K)
       OwnedKernels.push_back(K);
     return K;

@@ -146,14 +146,7 @@ protected:
     return P;
   }
 
-  cl_kernel make(cl_program P, const std::string &Name) {
-    cl_int Err;
-    cl_kernel K = clCreateKernel(P, Name.c_str(), &Err);
-    EXPECT_EQ(Err, CL_SUCCESS) << Name;
-    if (K)
-      OwnedKernels.push_back(K);
-    return K;
-  }
+  cl_kernel make(cl_program P, const std::string &Name) { return kernelOf(P, Name); }
   cl_kernel make(From F, const std::string &Name) {
     return make(F == From::Source ? SourceProgram : SpirvProgram, Name);
   }

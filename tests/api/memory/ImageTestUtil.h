@@ -375,14 +375,7 @@ protected:
     OwnedPrograms.push_back(P);
     return P;
   }
-  cl_kernel make(cl_program P, const std::string &Name) {
-    cl_int Err;
-    cl_kernel K = clCreateKernel(P, Name.c_str(), &Err);
-    EXPECT_EQ(Err, CL_SUCCESS) << Name;
-    if (K)
-      OwnedKernels.push_back(K);
-    return K;
-  }
+  cl_kernel make(cl_program P, const std::string &Name) { return kernelOf(P, Name); }
   /// A read-only buffer holding V.
   template <typename T> cl_mem input(const std::vector<T> &V) {
     return buffer(V.size() * sizeof(T), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,

@@ -31,12 +31,9 @@ protected:
   /// Runs the one-argument kernel Name of P over N work-items and returns
   /// the uints it wrote.
   std::vector<cl_uint> runOut(cl_program P, const char *Name, size_t N) {
-    cl_int Err;
-    cl_kernel K = clCreateKernel(P, Name, &Err);
-    EXPECT_EQ(Err, CL_SUCCESS);
+    cl_kernel K = kernelOf(P, Name);
     if (!K)
       return {};
-    OwnedKernels.push_back(K);
     cl_mem Out = buffer(N * sizeof(cl_uint));
     EXPECT_EQ(clSetKernelArg(K, 0, sizeof(cl_mem), &Out), CL_SUCCESS);
     EXPECT_EQ(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0, nullptr, nullptr),
